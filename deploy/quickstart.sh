@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# The README's first command: sets up and runs warpwatch's main job on this host.
+#
+#   deploy/quickstart.sh          install, build, start PostgreSQL + server (+ a worker on a GPU
+#                                 host), submit the nightly guide suite, follow it, show results
+#   deploy/quickstart.sh status   what is running
+#   deploy/quickstart.sh stop     stop what quickstart started
+#
+# State lives under .warpwatch/ (PostgreSQL cluster, logs, pid files). With WARPWATCH_DATABASE_URL
+# set, that database is used instead of a local cluster. Idempotent: running it again reuses what
+# is already up.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+state=$root/.warpwatch
+bin=${WARPWATCH_BUILD_DIR:-$root/build}/bin
+pg_port=${WARPWATCH_PG_PORT:-55432}
+listen=${WARPWATCH_LISTEN:-0.0.0.0:50051}
+grpc_port=${listen##*:}
+metrics=${WARPWATCH_METRICS_LISTEN:-0.0.0.0:9464}
+pgbin=/usr/lib/postgresql/15/bin
+cmd=${1:-start}
+
+say() { printf '\033[1mquickstart:\033[0m %s\n' "$*"; }
+die() { printf 'quickstart: error: %s\n' "$*" >&2; exit 1; }
+
+# PostgreSQL refuses to run as root: run its programs as `postgres` when we are root.
+as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+running() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+stop_all() {
+  for p in worker server; do
+    if running "$state/$p.pid"; then
+      say "stopping $p (pid $(cat "$state/$p.pid"))"
+      kill -TERM "$(cat "$state/$p.pid")" || true
+      for _ in $(seq 1 100); do running "$state/$p.pid" || break; sleep 0.1; done
+    fi
+    rm -f "$state/$p.pid"
+  done
+  if [ -d "$state/pg" ] && as_pg $pgbin/pg_ctl -D "$state/pg" status >/dev/null 2>&1; then
+    say "stopping PostgreSQL"
+    as_pg $pgbin/pg_ctl -D "$state/pg" -m fast -w stop >/dev/null
+  fi
+}
+
+show_status() {
+  for p in server worker; do
+    if running "$state/$p.pid"; then echo "$p: running (pid $(cat "$state/$p.pid"))"; else echo "$p: stopped"; fi
+  done
+  if [ -d "$state/pg" ] && as_pg $pgbin/pg_ctl -D "$state/pg" status >/dev/null 2>&1; then
+    echo "postgresql: running on 127.0.0.1:$pg_port ($state/pg)"
+  elif [ -n "${WARPWATCH_DATABASE_URL:-}" ]; then echo "postgresql: external ($WARPWATCH_DATABASE_URL)"
+  else echo "postgresql: stopped"; fi
+}
+
+case "$cmd" in
+  stop) stop_all; exit 0 ;;
+  status) show_status; exit 0 ;;
+  start) ;;
+  *) die "unknown command '$cmd' (start, status, stop)" ;;
+esac
+
+mkdir -p "$state/logs"
+say "installing Debian packages (if missing)"
+"$root/deploy/install-deps.sh"
+say "building (log: $state/logs/build.log)"
+"$root/deploy/build.sh" >"$state/logs/build.log" 2>&1 || { tail -30 "$state/logs/build.log"; die "build failed"; }
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+if [ -n "${WARPWATCH_DATABASE_URL:-}" ]; then
+  db_url=$WARPWATCH_DATABASE_URL
+  say "using the database at WARPWATCH_DATABASE_URL"
+else
+  if [ ! -f "$state/pg/PG_VERSION" ]; then
+    say "creating a PostgreSQL cluster in $state/pg"
+    mkdir -p "$state/pg"
+    [ "$(id -u)" -ne 0 ] || chown postgres: "$state/pg"
+    chmod 700 "$state/pg"
+    as_pg $pgbin/initdb -D "$state/pg" -U warpwatch --auth=trust -E UTF8 >"$state/logs/initdb.log"
+  fi
+  [ "$(id -u)" -ne 0 ] || chown postgres: "$state/logs"
+  if ! as_pg $pgbin/pg_ctl -D "$state/pg" status >/dev/null 2>&1; then
+    say "starting PostgreSQL on 127.0.0.1:$pg_port"
+    as_pg $pgbin/pg_ctl -D "$state/pg" -l "$state/logs/postgresql.log" -w start \
+      -o "-c listen_addresses=127.0.0.1 -c port=$pg_port -c unix_socket_directories=$state/pg" >/dev/null
+  fi
+  if ! as_pg $pgbin/psql -h 127.0.0.1 -p "$pg_port" -U warpwatch -d postgres -Atc \
+      "SELECT 1 FROM pg_database WHERE datname='warpwatch'" | grep -q 1; then
+    as_pg $pgbin/psql -h 127.0.0.1 -p "$pg_port" -U warpwatch -d postgres -qc "CREATE DATABASE warpwatch"
+  fi
+  db_url="postgresql://warpwatch@127.0.0.1:$pg_port/warpwatch"
+fi
+
+# --- server ---------------------------------------------------------------------------------------
+export WARPWATCH_SERVER=${WARPWATCH_SERVER:-localhost:$grpc_port}
+if running "$state/server.pid"; then
+  say "server already running (pid $(cat "$state/server.pid"))"
+else
+  say "starting warpwatch-server on $listen (metrics on $metrics)"
+  WARPWATCH_DATABASE_URL=$db_url nohup "$bin/warpwatch-server" --listen "$listen" \
+    --metrics-listen "$metrics" >"$state/logs/server.log" 2>&1 &
+  echo $! >"$state/server.pid"
+fi
+for _ in $(seq 1 100); do
+  if "$bin/warpwatch" jobs --limit 1 >/dev/null 2>&1; then break; fi
+  running "$state/server.pid" || { tail -20 "$state/logs/server.log"; die "the server exited"; }
+  sleep 0.2
+done
+"$bin/warpwatch" jobs --limit 1 >/dev/null || die "the server does not answer (log: $state/logs/server.log)"
+
+# --- GPU? -----------------------------------------------------------------------------------------
+gpu=0
+if [ -x "$bin/warpwatch-worker" ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  gpu=1
+fi
+host=$(hostname -f 2>/dev/null || hostname)
+if [ $gpu = 0 ]; then
+  cat <<MSG
+
+  No NVIDIA GPU on this host (or no worker built here): nothing will run jobs locally.
+  The server stays up for remote workers:
+    gRPC     $host:$grpc_port   (health + reflection: grpcurl -plaintext $host:$grpc_port list)
+    metrics  http://$host:${metrics##*:}/metrics
+    logs     $state/logs/server.log
+  Submit the nightly suite:  $bin/warpwatch submit --family '*'
+  List jobs:                 $bin/warpwatch jobs
+  Stop everything:           deploy/quickstart.sh stop
+
+MSG
+  exit 0
+fi
+
+if "$bin/warpwatch-worker" serve --help >/dev/null 2>&1; then
+  if running "$state/worker.pid"; then
+    say "worker already running (pid $(cat "$state/worker.pid"))"
+  else
+    say "starting warpwatch-worker serve"
+    nohup "$bin/warpwatch-worker" serve --server "$WARPWATCH_SERVER" >"$state/logs/worker.log" 2>&1 &
+    echo $! >"$state/worker.pid"
+  fi
+  say "submitting the nightly guide suite"
+  job=$("$bin/warpwatch" submit --family '*' --label source=quickstart --json | sed -n 's/.*"id": *"\{0,1\}\([0-9]*\).*/\1/p' | head -1)
+  [ -n "$job" ] || die "submit did not return a job id"
+  "$bin/warpwatch" watch "$job"
+  "$bin/warpwatch" job "$job"
+  if "$bin/warpwatch" results --help >/dev/null 2>&1; then "$bin/warpwatch" results --job "$job"; fi
+else
+  # The queue-driven worker daemon is not built yet: run the nightly suite directly on this GPU.
+  out=$state/results/nightly-$(date -u +%Y%m%dT%H%M%SZ).json
+  mkdir -p "$state/results"
+  say "this build has no worker daemon yet: running the nightly suite locally (warpwatch-worker run)"
+  "$bin/warpwatch-worker" run --out "$out"
+  say "results: $out"
+fi
+say "stop everything with: deploy/quickstart.sh stop"
