@@ -1,0 +1,224 @@
+// File: tests/support/postgres_server.cc
+// initdb (cached), start, stop and clean up a throwaway PostgreSQL.
+#include "tests/support/postgres_server.h"
+
+#include <arpa/inet.h>
+#include <libpq-fe.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <pqxx/pqxx>
+
+namespace warpwatch::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::RunAsUser;
+
+constexpr const char* kCacheRoot = "/tmp/warpwatch-pg-cache";
+constexpr const char* kCompleteMarker = "warpwatch-initdb-complete";
+
+std::string Bin(const char* name) { return std::string(kPostgresBinDir) + "/" + name; }
+
+StatusOr<int> FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return InternalError(std::string("socket: ") + std::strerror(errno));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t len = sizeof(addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    close(fd);
+    return InternalError(std::string("bind: ") + std::strerror(errno));
+  }
+  close(fd);
+  return static_cast<int>(ntohs(addr.sin_port));
+}
+
+StatusOr<std::string> MakeTempDir(const std::string& pattern) {
+  std::string buf = pattern;
+  if (mkdtemp(buf.data()) == nullptr) {
+    return InternalError("mkdtemp " + pattern + ": " + std::strerror(errno));
+  }
+  return buf;
+}
+
+// Returns the path of a complete initdb'd data dir owned by `user`, creating it on first use.
+// Safe when several test processes race: each builds its own copy and renames it into place.
+StatusOr<std::string> CachedInitdb(const RunAsUser& user) {
+  const std::string cache =
+      std::string(kCacheRoot) + "/pg15-uid" + std::to_string(user.switch_user ? user.uid : getuid());
+  const std::string data = cache + "/data";
+  if (fs::exists(cache + "/" + kCompleteMarker)) return data;
+  mkdir(kCacheRoot, 0755);  // EEXIST is fine
+  ASSIGN_OR_RETURN(std::string tmp, MakeTempDir(std::string(kCacheRoot) + "/build-XXXXXX"));
+  RETURN_IF_ERROR(detail::ChownTo(tmp, user, false));
+  Status s = detail::RunToCompletion(
+      {Bin("initdb"), "-D", tmp + "/data", "-U", "postgres", "--auth=trust", "--encoding=UTF8",
+       "--no-locale", "--no-sync"},
+      user, tmp + "/initdb.log", std::chrono::seconds(120));
+  if (!s.ok()) {
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    return s.Annotate("initdb");
+  }
+  std::ofstream(tmp + "/" + kCompleteMarker) << "ok\n";
+  if (rename(tmp.c_str(), cache.c_str()) != 0) {
+    // Another process won the race (or a stale incomplete cache is in the way).
+    std::error_code ec;
+    if (!fs::exists(cache + "/" + kCompleteMarker)) {
+      fs::remove_all(cache, ec);
+      if (rename(tmp.c_str(), cache.c_str()) == 0) return data;
+    }
+    fs::remove_all(tmp, ec);
+    if (!fs::exists(cache + "/" + kCompleteMarker)) {
+      return InternalError("could not install the initdb cache at " + cache);
+    }
+  }
+  return data;
+}
+
+bool ValidName(const std::string& name) {
+  if (name.empty() || name.size() > 60) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+PostgresServer::PostgresServer(std::string dir, RunAsUser user, int port)
+    : dir_(std::move(dir)), user_(std::move(user)), port_(port) {}
+
+StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create() {
+  ASSIGN_OR_RETURN(RunAsUser user, detail::ChildUser());
+  ASSIGN_OR_RETURN(std::string cached, CachedInitdb(user));
+  ASSIGN_OR_RETURN(std::string dir, MakeTempDir("/tmp/warpwatch-pg-XXXXXX"));
+  auto cleanup = [&dir]() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  };
+  Status s = detail::ChownTo(dir, user, false);
+  if (s.ok()) {
+    s = detail::RunToCompletion({"/bin/cp", "-a", cached, dir + "/data"}, user,
+                                dir + "/copy.log", std::chrono::seconds(60));
+  }
+  if (!s.ok()) {
+    cleanup();
+    return s.Annotate("copying the cached cluster");
+  }
+  // A port may be taken between FreePort() and bind(); try a few.
+  Status last;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    StatusOr<int> port = FreePort();
+    if (!port.ok()) {
+      cleanup();
+      return port.status();
+    }
+    std::unique_ptr<PostgresServer> server(new PostgresServer(dir, user, *port));
+    last = server->StartProcess();
+    if (last.ok()) return server;
+    server->dir_.clear();  // keep the dir for the next attempt
+  }
+  cleanup();
+  return last;
+}
+
+PostgresServer::~PostgresServer() {
+  if (pid_ > 0) {
+    kill(pid_, SIGQUIT);  // immediate shutdown: the data is thrown away anyway
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+  if (!dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+}
+
+Status PostgresServer::StartProcess() {
+  const std::string log = dir_ + "/postgres.log";
+  ASSIGN_OR_RETURN(
+      pid_t pid,
+      detail::Spawn({Bin("postgres"), "-D", dir_ + "/data", "-c", "port=" + std::to_string(port_),
+                     "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + dir_,
+                     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c",
+                     "full_page_writes=off", "-c", "shared_buffers=32MB", "-c",
+                     "max_connections=200", "-c", "dynamic_shared_memory_type=posix", "-c",
+                     "log_min_messages=warning", "-c", "logging_collector=off"},
+                    user_, log, /*die_with_parent=*/true));
+  pid_ = pid;
+  const std::string conninfo =
+      "host=127.0.0.1 port=" + std::to_string(port_) + " user=postgres dbname=postgres connect_timeout=2";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return InternalError("postgres exited at start; log: " + detail::FileTail(log));
+    }
+    if (PQping(conninfo.c_str()) == PQPING_OK) return OkStatus();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid_, SIGQUIT);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return InternalError("postgres did not answer within 60 s; log: " + detail::FileTail(log));
+}
+
+Status PostgresServer::Stop() {
+  if (pid_ <= 0) return OkStatus();
+  kill(pid_, SIGINT);  // fast shutdown: disconnects clients, then exits
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  int status = 0;
+  while (waitpid(pid_, &status, WNOHANG) != pid_) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  pid_ = -1;
+  return OkStatus();
+}
+
+Status PostgresServer::Start() {
+  if (pid_ > 0) return OkStatus();
+  return StartProcess();
+}
+
+std::string PostgresServer::Url(const std::string& database) const {
+  return "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/" + database;
+}
+
+StatusOr<std::string> PostgresServer::CreateDatabase(const std::string& name) {
+  if (!ValidName(name)) return InvalidArgumentError("bad database name \"" + name + "\"");
+  try {
+    pqxx::connection conn(Url("postgres"));
+    pqxx::nontransaction tx(conn);
+    tx.exec("CREATE DATABASE " + tx.quote_name(name) + " TEMPLATE template0");
+  } catch (const std::exception& e) {
+    return InternalError("CREATE DATABASE " + name + ": " + e.what());
+  }
+  return Url(name);
+}
+
+}  // namespace warpwatch::testing

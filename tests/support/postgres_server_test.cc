@@ -1,0 +1,74 @@
+// Tests of the throwaway PostgreSQL harness itself.
+#include "tests/support/postgres_server.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <pqxx/pqxx>
+
+#include "tests/support/postgres_test.h"
+
+namespace warpwatch::testing {
+namespace {
+
+int SelectOne(const std::string& url) {
+  pqxx::connection conn(url);
+  pqxx::nontransaction tx(conn);
+  return tx.exec("SELECT 1").at(0).at(0).as<int>();
+}
+
+TEST(PostgresServerTest, StartsAnswersAndRemovesItsDirectory) {
+  std::string dir;
+  {
+    StatusOr<std::unique_ptr<PostgresServer>> server = PostgresServer::Create();
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    dir = (*server)->dir();
+    EXPECT_TRUE(std::filesystem::exists(dir));
+    EXPECT_EQ(SelectOne((*server)->Url()), 1);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
+TEST(PostgresServerTest, StopRefusesConnectionsAndStartServesTheSameDataAgain) {
+  StatusOr<std::unique_ptr<PostgresServer>> created = PostgresServer::Create();
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  PostgresServer& server = **created;
+  StatusOr<std::string> url = server.CreateDatabase("kept");
+  ASSERT_TRUE(url.ok()) << url.status().ToString();
+  {
+    pqxx::connection conn(*url);
+    pqxx::work tx(conn);
+    tx.exec("CREATE TABLE t (x int); INSERT INTO t VALUES (42)");
+    tx.commit();
+  }
+  const int port = server.port();
+  ASSERT_TRUE(server.Stop().ok());
+  EXPECT_FALSE(server.running());
+  EXPECT_THROW(pqxx::connection(*url + "?connect_timeout=2"), pqxx::broken_connection);
+  ASSERT_TRUE(server.Start().ok());
+  EXPECT_EQ(server.port(), port);
+  pqxx::connection conn(*url);
+  pqxx::nontransaction tx(conn);
+  EXPECT_EQ(tx.exec("SELECT x FROM t").at(0).at(0).as<int>(), 42);
+}
+
+TEST_F(PostgresTest, EachTestGetsAnEmptyDatabase) {
+  pqxx::connection conn(url_);
+  pqxx::nontransaction tx(conn);
+  EXPECT_EQ(tx.exec("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+                .at(0).at(0).as<int>(),
+            0);
+  tx.exec("CREATE TABLE only_here (x int)");
+}
+
+TEST_F(PostgresTest, ASecondTestDoesNotSeeTheFirstOnesTables) {
+  pqxx::connection conn(url_);
+  pqxx::nontransaction tx(conn);
+  EXPECT_EQ(tx.exec("SELECT count(*) FROM pg_tables WHERE tablename = 'only_here'")
+                .at(0).at(0).as<int>(),
+            0);
+}
+
+}  // namespace
+}  // namespace warpwatch::testing
