@@ -9,11 +9,16 @@
 #include <string_view>
 #include <vector>
 
+#include "common/status/status.h"
+
 namespace warpwatch::catalog {
 
 // One axis of a family's parameter space. Values are integers; every value of a job must lie in
 // [min, max], be a multiple of `multiple_of`, and be a power of two when `power_of_two` is set.
 // `block_size` (threads per block) and `n` (problem size in elements) mean the same in every family.
+// An axis may apply to some variants only (`variants`): points of the other variants do not carry
+// it, so they are not multiplied over its values and their canonical key omits it (e.g. `stride`
+// exists only for memory.coalescing's `strided` variant).
 struct AxisInfo {
   std::string name;                // snake_case
   std::string description;
@@ -22,6 +27,13 @@ struct AxisInfo {
   int64_t max = 0;
   int64_t multiple_of = 1;
   bool power_of_two = false;
+  std::vector<std::string> variants;  // variants the axis applies to; empty = all
+
+  // True when points of `variant` carry this axis.
+  bool AppliesTo(std::string_view variant) const;
+  // OK when `value` is allowed; otherwise INVALID_ARGUMENT whose message names the axis and the
+  // rule, e.g. "block_size 1000 is not a multiple of 32" (callers prefix the field).
+  Status CheckValue(int64_t value) const;
 };
 
 struct VariantInfo {
@@ -37,14 +49,23 @@ struct FamilyInfo {
   std::string lesson;              // one line: what the numbers should show
   std::vector<VariantInfo> variants;
   std::vector<AxisInfo> axes;
-  std::vector<std::string> counters;  // CUPTI metrics that judge the family (may be empty)
+  // CUPTI metrics (as ncu spells them) that judge the family. Families() appends
+  // kAchievedOccupancyCounter to every family, so the engine needs no global list; where the timed
+  // region launches no kernel of ours (cudaMemcpy, transfers) the engine reports it as absent.
+  std::vector<std::string> counters;
   bool test_only = false;          // exists for tests (a faulting family); not in the nightly suite
 
   const VariantInfo* FindVariant(std::string_view variant) const;
   const AxisInfo* FindAxis(std::string_view axis) const;
 };
 
+// Achieved occupancy, collected for every family (see FamilyInfo::counters).
+inline constexpr const char* kAchievedOccupancyCounter =
+    "sm__warps_active.avg.pct_of_peak_sustained_active";
+
 // Every family, in kernel-suite.md order, followed by test-only families. Immutable; thread-safe.
+// Built on first use (safe to call during other translation units' static initialisation) and
+// never destroyed.
 const std::vector<FamilyInfo>& Families();
 
 // nullptr when no family has that name.

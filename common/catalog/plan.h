@@ -14,17 +14,20 @@
 
 namespace warpwatch::catalog {
 
-// One case point: a family's variant at one value of each of the family's axes.
+// One case point: a family's variant at one value of each of the family's axes that applies to the
+// variant (AxisInfo::AppliesTo).
 struct Point {
   std::string family;
   std::string variant;
-  std::map<std::string, int64_t> params;  // every axis of the family, sorted by name
+  std::map<std::string, int64_t> params;  // every applicable axis of the family, sorted by name
 
   // "family/variant?a=1&b=2" (axes sorted by name); the case's identity everywhere.
   std::string Canonical() const;
 };
 
-// Parses Canonical() back. INVALID_ARGUMENT on a malformed key.
+// Parses Canonical() back. Checks syntax only (not the catalog): names of [a-z0-9_] (family also
+// '.'), values decimal int64, parameters strictly sorted by name. INVALID_ARGUMENT on a malformed
+// or non-canonical key, so that one point has exactly one key.
 StatusOr<Point> ParseCanonical(const std::string& canonical);
 
 struct PlanLimits {
@@ -35,6 +38,21 @@ struct PlanLimits {
 // axis product in the order the values were given). Test-only families are only selected by exact
 // name, never by a glob. INVALID_ARGUMENT naming the field ("spec.families[1]: unknown family
 // \"foo\"", "spec.axes[0].values[2]: block_size 1000 is not a multiple of 32") on any error.
+//
+// Selection rules:
+// - spec.families: at least one; each entry an exact family name or a glob ('*', '?') over the
+//   non-test families that must match at least one. Duplicates select a family once.
+// - spec.variants: globs over variant names ("unroll*"), or over "family/variant" when the glob
+//   contains '/' ("reduce/warp_*"). Each must match a variant of some selected family; a selected
+//   family none of whose variants matches contributes no points. Empty = every variant.
+// - spec.axes: `family` empty = every selected family having the axis, else a name or glob over the
+//   selected families (it must match one, and one of those must have the axis). An override naming
+//   a family beats one that does not; between equals the later wins. Values must be non-empty,
+//   distinct and allowed by AxisInfo::CheckValue for every family the override reaches. An axis
+//   that applies to some variants only (AxisInfo::variants) is swept for those variants only.
+// - Axes not overridden take their nightly values. Within one variant the first declared axis is
+//   the outermost loop and the last varies fastest.
+// - More than limits.max_points points: "spec: expands to N points, more than max_points M".
 StatusOr<std::vector<Point>> ExpandSpec(const v1::JobSpec& spec, const PlanLimits& limits);
 
 }  // namespace warpwatch::catalog

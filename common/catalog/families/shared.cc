@@ -1,0 +1,39 @@
+// Catalog entries of the shared.* families (guide 5.3.2 shared memory, notes 2.2.6).
+#include <vector>
+
+#include "common/catalog/detail/axes.h"
+#include "common/catalog/detail/counters.h"
+#include "common/catalog/detail/families.h"
+
+namespace warpwatch::catalog::detail {
+
+FamilyInfo SharedTranspose() {
+  FamilyInfo f;
+  f.name = "shared.transpose";
+  f.guide_section = "5.3.2 shared memory / notes 2.2.6";
+  f.lesson = "padding removes the conflicts the tile introduced";
+  f.variants = {
+      {"copy", "side x side copy with the same 32x32 tiling: the ceiling a transpose can reach",
+       false, /*reference=*/true},
+      {"naive", "out[x][y] = in[y][x] straight from global memory: stores are strided", false,
+       false},
+      {"shared_tile", "through a float[32][32] shared tile: coalesced, 32-way bank conflicts",
+       false, false},
+      {"shared_tile_padded", "through a float[32][33] shared tile: coalesced, conflict free",
+       /*recommended=*/true, false},
+  };
+  // Tile fixed at 32x32; a block is 32 x block_rows threads, each thread moving 32/block_rows
+  // elements. There is no block_size axis: the block shape is (32, block_rows).
+  AxisInfo side = Axis("side", "matrix side in float elements (the matrix is side x side)",
+                       {4096, 8192}, 32, 16384);
+  side.multiple_of = 32;
+  AxisInfo block_rows = Axis("block_rows", "thread rows per 32x32 tile (block is 32 x block_rows)",
+                             {8}, 1, 32);
+  block_rows.power_of_two = true;
+  f.axes = {side, block_rows};
+  f.counters = {kSharedLoadBankConflicts, kSharedStoreBankConflicts, kGlobalLoadEfficiency,
+                kGlobalStoreEfficiency, kDramThroughput};
+  return f;
+}
+
+}  // namespace warpwatch::catalog::detail
