@@ -1,0 +1,87 @@
+// Exact comparison of a device output (copied back) with its CPU reference, producing the
+// VerifyResult the engine records. Messages name the first mismatching index, expected and got.
+#ifndef WARPWATCH_KERNELS_CORE_VERIFY_H_
+#define WARPWATCH_KERNELS_CORE_VERIFY_H_
+
+#include <cmath>
+#include <cstddef>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/core/cuda_check.h"
+#include "kernels/core/device_buffer.h"
+#include "kernels/core/family.h"
+
+namespace warpwatch::kernels {
+
+// Formats one element for a message (bytes as numbers, floats with full precision).
+template <typename T>
+std::string FormatElement(const T& v) {
+  std::ostringstream os;
+  if constexpr (std::is_floating_point_v<T>) {
+    os.precision(9);
+    os << v;
+  } else if constexpr (sizeof(T) == 1) {
+    os << static_cast<int>(v);
+  } else {
+    os << v;
+  }
+  return os.str();
+}
+
+// OK when got == expected element by element (bitwise-equal values for our data: no NaNs). Else
+// an INTERNAL status "<what>: N of M elements differ; first at index i: expected e,
+// got g"; max_error is the largest absolute difference seen.
+template <typename T>
+VerifyResult CompareExact(const std::vector<T>& expected, const std::vector<T>& got,
+                          const std::string& what) {
+  VerifyResult result;
+  if (expected.size() != got.size()) {
+    result.status = InternalError(what + ": output has " + std::to_string(got.size()) +
+                                  " elements, reference " + std::to_string(expected.size()));
+    return result;
+  }
+  size_t mismatches = 0;
+  size_t first = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (!(expected[i] == got[i])) {
+      if (mismatches == 0) first = i;
+      ++mismatches;
+      const double diff = std::fabs(static_cast<double>(expected[i]) - static_cast<double>(got[i]));
+      if (diff > result.max_error) result.max_error = diff;
+    }
+  }
+  if (mismatches > 0) {
+    result.status = InternalError(what + ": " + std::to_string(mismatches) + " of " +
+                                  std::to_string(expected.size()) +
+                                  " elements differ; first at index " + std::to_string(first) +
+                                  ": expected " + FormatElement(expected[first]) + ", got " +
+                                  FormatElement(got[first]));
+  }
+  return result;
+}
+
+// Waits for `stream`, downloads the first expected.size() elements of d_out and compares them
+// with `expected` (CompareExact). For Case::Verify.
+template <typename T>
+VerifyResult VerifyDeviceOutput(const DeviceBuffer<T>& d_out, const std::vector<T>& expected,
+                                const std::string& what, cudaStream_t stream) {
+  VerifyResult result;
+  const cudaError_t err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) {
+    result.status = CudaError(err, "cudaStreamSynchronize(stream)", __FILE__, __LINE__);
+    return result;
+  }
+  StatusOr<std::vector<T>> got = d_out.CopyToHost(expected.size());
+  if (!got.ok()) {
+    result.status = got.status().Annotate(what);
+    return result;
+  }
+  return CompareExact(expected, *got, what);
+}
+
+}  // namespace warpwatch::kernels
+
+#endif  // WARPWATCH_KERNELS_CORE_VERIFY_H_
