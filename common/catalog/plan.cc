@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 #include <string_view>
+#include <unordered_set>
 
 #include "common/catalog/catalog.h"
 
@@ -113,14 +114,13 @@ StatusOr<AxisChoices> ResolveOverrides(const v1::JobSpec& spec,
       if (o.values_size() == 0) {
         return InvalidArgumentError(field + ".values: at least one value is required");
       }
+      std::unordered_set<int64_t> seen;
       for (int m = 0; m < o.values_size(); ++m) {
         Status st = axis->CheckValue(o.values(m));
         if (!st.ok()) return st.Annotate(field + ".values[" + std::to_string(m) + "]");
-        for (int earlier = 0; earlier < m; ++earlier) {
-          if (o.values(earlier) == o.values(m)) {
-            return InvalidArgumentError(field + ".values[" + std::to_string(m) +
-                                        "]: duplicate value " + std::to_string(o.values(m)));
-          }
+        if (!seen.insert(o.values(m)).second) {
+          return InvalidArgumentError(field + ".values[" + std::to_string(m) +
+                                      "]: duplicate value " + std::to_string(o.values(m)));
         }
       }
       AxisChoice& c = choices[s][static_cast<size_t>(axis - family.axes.data())];
