@@ -34,6 +34,26 @@ FamilyInfo MemoryCoalescing() {
   return f;
 }
 
+FamilyInfo MemoryAlignment() {
+  FamilyInfo f;
+  f.name = "memory.alignment";
+  f.guide_section = "5.3.2 size and alignment requirement";
+  f.lesson = "misaligned starts cost extra transactions";
+  f.variants = {
+      {"aligned", "copy of n floats starting at offset 0 (32-byte aligned)", /*recommended=*/true,
+       false},
+      {"misaligned", "the same copy reading from element `offset` on", false, false},
+  };
+  f.axes = {
+      ProblemSizeAxis("float elements copied", {1 << 24}, 1 << 10, int64_t{1} << 28),
+      BlockSizeAxis({256}),
+      Axis("offset", "elements the read start is shifted by", {1, 4, 16, 32}, 1, 32),
+  };
+  f.axes.back().variants = {"misaligned"};
+  f.counters = {kGlobalLoadEfficiency, kGlobalLoadSectors, kGlobalLoadRequests, kDramThroughput};
+  return f;
+}
+
 FamilyInfo MemoryVectorWidth() {
   FamilyInfo f;
   f.name = "memory.vector_width";
@@ -72,6 +92,133 @@ FamilyInfo MemoryAosSoa() {
       BlockSizeAxis({256}),
   };
   f.counters = {kGlobalLoadEfficiency, kGlobalStoreEfficiency, kDramThroughput};
+  return f;
+}
+
+FamilyInfo MemoryPitch2d() {
+  FamilyInfo f;
+  f.name = "memory.pitch_2d";
+  f.guide_section = "5.3.2 two-dimensional arrays";
+  f.lesson = "padded rows keep warps on aligned segments";
+  f.variants = {
+      {"packed", "width x height floats stored with row stride = width (rows start misaligned)",
+       false, false},
+      {"pitched", "rows allocated with cudaMallocPitch (row stride = pitch)", /*recommended=*/true,
+       false},
+  };
+  AxisInfo width = Axis("width", "row length in float elements (not a multiple of 32 to show it)",
+                        {1000, 4001}, 1, 1 << 16);
+  AxisInfo height = Axis("height", "rows", {4096}, 1, 1 << 16);
+  f.axes = {width, height, BlockSizeAxis({256})};
+  f.counters = {kGlobalLoadEfficiency, kGlobalStoreEfficiency, kGlobalLoadSectors,
+                kGlobalLoadRequests, kDramThroughput};
+  return f;
+}
+
+FamilyInfo MemoryLocal() {
+  FamilyInfo f;
+  f.name = "memory.local";
+  f.guide_section = "5.3.2 local memory";
+  f.lesson = "spilled arrays live in device memory";
+  f.variants = {
+      {"dynamic_index", "per-thread array indexed with a run-time index: placed in local memory",
+       false, false},
+      {"unrolled_registers", "the same computation with compile-time indices: kept in registers",
+       /*recommended=*/true, false},
+  };
+  AxisInfo size = Axis("array_size", "floats in each thread's private array", {8, 32}, 4, 64);
+  size.power_of_two = true;  // one kernel instantiation per size
+  f.axes = {
+      ProblemSizeAxis("threads' output floats", {1 << 22}, 1 << 10, int64_t{1} << 26),
+      BlockSizeAxis({256}),
+      size,
+  };
+  f.counters = {kLocalLoadSectors, kLocalStoreSectors, kDramThroughput};
+  return f;
+}
+
+FamilyInfo MemoryConstant() {
+  FamilyInfo f;
+  f.name = "memory.constant";
+  f.guide_section = "5.3.2 constant memory";
+  f.lesson = "constant cache broadcasts one address, serialises many";
+  f.variants = {
+      {"constant_uniform", "every thread of a warp reads the same __constant__ word",
+       /*recommended=*/true, false},
+      {"constant_divergent", "each thread reads a different __constant__ word (serialised)", false,
+       false},
+      {"global_divergent", "each thread reads a different word of the same table in global memory",
+       false, false},
+  };
+  f.axes = {
+      ProblemSizeAxis("output floats (each from a loop of table reads)", {1 << 22}, 1 << 10,
+                      int64_t{1} << 26),
+      BlockSizeAxis({256}),
+  };
+  f.counters = {kStallConstantMiss, kInstructionsExecuted, kIssueActive};
+  return f;
+}
+
+FamilyInfo MemoryReadonlyCache() {
+  FamilyInfo f;
+  f.name = "memory.readonly_cache";
+  f.guide_section = "5.3.2 texture and surface memory / notes 2.3.3";
+  f.lesson = "read-only path helps irregular reuse";
+  f.variants = {
+      {"plain", "gather out[i] = in[idx[i]] with plain loads", false, false},
+      {"ldg", "the same gather through __ldg / const __restrict__", /*recommended=*/true, false},
+      {"texture", "the same gather through a texture object (tex1Dfetch)", false, false},
+  };
+  f.axes = {
+      ProblemSizeAxis("float elements gathered", {1 << 24}, 1 << 10, int64_t{1} << 27),
+      BlockSizeAxis({256}),
+  };
+  f.counters = {kL1HitRate, kL2HitRate, kDramThroughput, kGlobalLoadEfficiency};
+  return f;
+}
+
+FamilyInfo MemoryAllocationChurn() {
+  FamilyInfo f;
+  f.name = "memory.allocation_churn";
+  f.guide_section = "5.5 memory allocation (stream-ordered allocator)";
+  f.lesson = "allocation in the hot loop dominates small work";
+  f.variants = {
+      {"malloc_free", "cudaMalloc + kernel + cudaFree in every timed iteration", false, false},
+      {"malloc_async_pool", "cudaMallocAsync/cudaFreeAsync from the device's memory pool", false,
+       false},
+      {"preallocated", "buffer allocated once outside the timed region", /*recommended=*/true,
+       false},
+  };
+  f.axes = {
+      ProblemSizeAxis("floats allocated and written per iteration", {1 << 16, 1 << 22}, 1,
+                      int64_t{1} << 26),
+      BlockSizeAxis({256}),
+  };
+  f.counters = {};
+  return f;
+}
+
+FamilyInfo MemoryManaged() {
+  FamilyInfo f;
+  f.name = "memory.managed";
+  f.guide_section = "5.5 / unified memory";
+  f.lesson = "prefetch recovers most of cudaMalloc's speed";
+  f.variants = {
+      {"device", "cudaMalloc buffer, data already on the device: the ceiling", false,
+       /*reference=*/true},
+      {"managed", "cudaMallocManaged buffer written on the host, then touched by the kernel",
+       false, false},
+      {"managed_advise", "as managed with cudaMemAdviseSetPreferredLocation on the device", false,
+       false},
+      {"managed_prefetch", "as managed with cudaMemPrefetchAsync to the device before the kernel",
+       /*recommended=*/true, false},
+  };
+  f.axes = {
+      ProblemSizeAxis("floats (bounded: the host holds a copy)", {1 << 24}, 1 << 10,
+                      int64_t{1} << 28),
+      BlockSizeAxis({256}),
+  };
+  f.counters = {kDramThroughput};
   return f;
 }
 

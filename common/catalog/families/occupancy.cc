@@ -55,4 +55,28 @@ FamilyInfo OccupancyRegisters() {
   return f;
 }
 
+FamilyInfo OccupancySharedMemory() {
+  FamilyInfo f;
+  f.name = "occupancy.shared_memory";
+  f.guide_section = "5.2.3 multiprocessor level";
+  f.lesson = "shared memory as the occupancy limiter";
+  f.variants = {
+      {"minimal", "the kernel with only the shared memory it needs (one float per thread)",
+       /*recommended=*/true, false},
+      {"padded", "the same kernel with shared_bytes of dynamic shared memory per block", false,
+       false},
+  };
+  AxisInfo bytes = Axis("shared_bytes", "dynamic shared memory per block in bytes",
+                        {16384, 49152, 102400}, 1024, 232448);
+  bytes.multiple_of = 1024;
+  bytes.variants = {"padded"};
+  f.axes = {
+      ProblemSizeAxis("float elements processed", {1 << 24}, 1 << 10, int64_t{1} << 28),
+      BlockSizeAxis({256}),
+      bytes,
+  };
+  f.counters = {kDramThroughput, kSmThroughput};
+  return f;
+}
+
 }  // namespace warpwatch::catalog::detail

@@ -7,6 +7,29 @@
 
 namespace warpwatch::catalog::detail {
 
+FamilyInfo SharedBankConflicts() {
+  FamilyInfo f;
+  f.name = "shared.bank_conflicts";
+  f.guide_section = "5.3.2 shared memory";
+  f.lesson = "n-way conflict divides throughput by n; broadcast is free";
+  f.variants = {
+      {"conflict_free", "thread t reads 32-bit word t of a shared array (stride 1)",
+       /*recommended=*/true, false},
+      {"strided", "thread t reads word t*stride: gcd(stride, 32)-way conflicts", false, false},
+      {"broadcast", "every thread of a warp reads the same word", false, false},
+  };
+  f.axes = {
+      ProblemSizeAxis("shared-memory reads per thread, summed over the grid", {1 << 24}, 1 << 10,
+                      int64_t{1} << 30),
+      BlockSizeAxis({256}),
+      Axis("stride", "distance in 32-bit words between neighbouring threads' addresses",
+           {2, 3, 8, 32}, 1, 32),
+  };
+  f.axes.back().variants = {"strided"};
+  f.counters = {kSharedLoadBankConflicts, kSharedStoreBankConflicts, kIssueActive};
+  return f;
+}
+
 FamilyInfo SharedTranspose() {
   FamilyInfo f;
   f.name = "shared.transpose";

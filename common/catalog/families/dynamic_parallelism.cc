@@ -1,0 +1,35 @@
+// Catalog entry of dynamic_parallelism (notes 001: nested reduction launched from the device).
+#include <vector>
+
+#include "common/catalog/detail/axes.h"
+#include "common/catalog/detail/counters.h"
+#include "common/catalog/detail/families.h"
+
+namespace warpwatch::catalog::detail {
+
+FamilyInfo DynamicParallelism() {
+  FamilyInfo f;
+  f.name = "dynamic_parallelism";
+  f.guide_section = "notes 001 (dynamic parallelism: nested reduction)";
+  f.lesson = "device launches cost; deep recursion hurts";
+  f.variants = {
+      {"flat", "the interleaved reduction launched once from the host", /*recommended=*/true,
+       false},
+      {"nested", "gpuRecursiveReduce: each block launches a child grid of half its size", false,
+       false},
+      {"nested_nosync", "nested without the barrier before each child launch", false, false},
+      {"nested_2", "gpuRecursiveReduce2: one child launch per level from the first block", false,
+       false},
+  };
+  AxisInfo block = BlockSizeAxis({512});
+  block.min = 64;
+  block.power_of_two = true;  // the recursion halves the block
+  f.axes = {
+      ProblemSizeAxis("int elements summed", {1 << 20}, 1 << 10, 1 << 24),
+      block,
+  };
+  f.counters = {kSmThroughput, kInstructionsExecuted};
+  return f;
+}
+
+}  // namespace warpwatch::catalog::detail
