@@ -1,0 +1,81 @@
+// File: server/store/detail/connection_pool.cc
+#include "server/store/detail/connection_pool.h"
+
+#include <pqxx/nontransaction>
+
+namespace warpwatch::server::detail {
+
+std::string WithConnectTimeout(const std::string& url, int seconds) {
+  if (url.find("connect_timeout") != std::string::npos) return url;
+  const std::string setting = "connect_timeout=" + std::to_string(seconds);
+  const bool is_uri = url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0;
+  if (!is_uri) return url.empty() ? setting : url + " " + setting;
+  return url + (url.find('?') == std::string::npos ? "?" : "&") + setting;
+}
+
+ConnectionPool::Handle::~Handle() {
+  if (pool_ != nullptr && conn_ != nullptr) pool_->Release(std::move(conn_), broken_);
+}
+
+ConnectionPool::ConnectionPool(PoolOptions options) : options_(std::move(options)) {}
+
+ConnectionPool::~ConnectionPool() = default;
+
+StatusOr<ConnectionPool::Handle> ConnectionPool::Acquire() {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    const bool got = cv_.wait_for(lock, options_.acquire_timeout, [this] {
+      return !idle_.empty() || open_ < options_.max_size;
+    });
+    if (!got) {
+      return UnavailableError("no free database connection within " +
+                              std::to_string(options_.acquire_timeout.count()) + " ms");
+    }
+    if (!idle_.empty()) {
+      std::unique_ptr<pqxx::connection> conn = std::move(idle_.back());
+      idle_.pop_back();
+      return Handle(this, std::move(conn), /*reused=*/true);
+    }
+    ++open_;  // reserve a slot, connect without the lock
+  }
+  try {
+    auto conn = std::make_unique<pqxx::connection>(options_.url);
+    if (options_.statement_timeout.count() > 0) {
+      pqxx::nontransaction tx(*conn);
+      tx.exec("SET statement_timeout = " + std::to_string(options_.statement_timeout.count()));
+    }
+    return Handle(this, std::move(conn), /*reused=*/false);
+  } catch (const std::exception& e) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --open_;
+    }
+    cv_.notify_one();
+    return UnavailableError(std::string("database unreachable: ") + e.what());
+  }
+}
+
+void ConnectionPool::DropIdle() {
+  std::vector<std::unique_ptr<pqxx::connection>> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    doomed.swap(idle_);
+    open_ -= static_cast<int>(doomed.size());
+  }
+  cv_.notify_all();
+  // Closed here, outside the lock.
+}
+
+void ConnectionPool::Release(std::unique_ptr<pqxx::connection> conn, bool broken) {
+  if (broken || !conn->is_open()) {
+    conn.reset();  // close outside the lock
+    std::lock_guard<std::mutex> lock(mu_);
+    --open_;
+  } else {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle_.push_back(std::move(conn));
+  }
+  cv_.notify_one();
+}
+
+}  // namespace warpwatch::server::detail

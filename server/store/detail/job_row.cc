@@ -1,0 +1,42 @@
+// File: server/store/detail/job_row.cc
+#include "server/store/detail/job_row.h"
+
+#include "server/store/detail/conversions.h"
+
+namespace warpwatch::server::detail {
+
+const std::string& JobColumns() {
+  static const std::string columns =
+      "j.id, j.spec::text, j.state, j.attempts, coalesce(j.lease_owner, ''), " +
+      MicrosSql("j.lease_expiry") + ", j.points_done, j.points_total, " +
+      MicrosSql("j.created_at") + ", " + MicrosSql("j.started_at") + ", " +
+      MicrosSql("j.finished_at") +
+      ", j.error, j.submitted_by, j.device_uuid, j.current_case, j.cancel_requested";
+  return columns;
+}
+
+StatusOr<v1::Job> JobFromRow(const pqxx::row& row) {
+  v1::Job job;
+  job.set_id(row[0].as<int64_t>());
+  RETURN_IF_ERROR(MessageFromJson(row[1].as<std::string>(), job.mutable_spec()));
+  job.set_state(JobStateFromName(row[2].as<std::string>()));
+  job.set_attempts(row[3].as<int>());
+  job.set_lease_owner(row[4].as<std::string>());
+  *job.mutable_lease_expiry() = TimestampFromMicros(row[5].as<int64_t>());
+  job.set_points_done(row[6].as<int64_t>());
+  job.set_points_total(row[7].as<int64_t>());
+  *job.mutable_created_at() = TimestampFromMicros(row[8].as<int64_t>());
+  *job.mutable_started_at() = TimestampFromMicros(row[9].as<int64_t>());
+  *job.mutable_finished_at() = TimestampFromMicros(row[10].as<int64_t>());
+  job.set_error(row[11].as<std::string>());
+  job.set_submitted_by(row[12].as<std::string>());
+  job.set_device_uuid(row[13].as<std::string>());
+  job.set_current_case(row[14].as<std::string>());
+  job.set_cancel_requested(row[15].as<bool>());
+  if (job.lease_expiry().seconds() == 0 && job.lease_expiry().nanos() == 0) job.clear_lease_expiry();
+  if (job.started_at().seconds() == 0 && job.started_at().nanos() == 0) job.clear_started_at();
+  if (job.finished_at().seconds() == 0 && job.finished_at().nanos() == 0) job.clear_finished_at();
+  return job;
+}
+
+}  // namespace warpwatch::server::detail

@@ -1,0 +1,68 @@
+// File: server/store/detail/pg_store_impl.h
+// The PostgreSQL Store's class, shared by its source files, one per concern:
+// pg_store.cc (setup, Ping), pg_store_jobs.cc, pg_store_workers.cc, pg_store_queue.cc,
+// pg_store_measurements.cc.
+#ifndef WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
+#define WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
+
+#include <string>
+
+#include "server/store/detail/connection_pool.h"
+#include "server/store/detail/pg_job_notifier.h"
+#include "server/store/detail/transact.h"
+#include "server/store/pg_store.h"
+#include "server/store/store.h"
+
+namespace warpwatch::server::detail {
+
+// Thread-safe: the pool and the notifier are; the class holds no other mutable state.
+class PgStore : public Store {
+ public:
+  explicit PgStore(const PgStoreOptions& options);
+
+  Status Ping() override;
+
+  StatusOr<v1::Job> EnqueueJob(const v1::JobSpec& spec, int64_t points_total,
+                               const std::string& submitted_by) override;
+  StatusOr<v1::Job> GetJob(int64_t id) override;
+  StatusOr<JobPage> ListJobs(const JobFilter& filter) override;
+  StatusOr<v1::Job> CancelJob(int64_t id, const std::string& reason) override;
+
+  StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration) override;
+  Status TouchWorker(const std::string& worker_id) override;
+
+  StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
+                                          const std::string& device_uuid,
+                                          std::chrono::milliseconds lease_duration) override;
+  StatusOr<LeaseRenewal> ExtendLeases(const std::string& worker_id,
+                                      const std::vector<int64_t>& job_ids,
+                                      std::chrono::milliseconds lease_duration) override;
+  StatusOr<int> RequeueExpiredLeases() override;
+  StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id,
+                              v1::JobOutcome outcome, const std::string& error) override;
+  StatusOr<bool> UpdateProgress(const std::string& worker_id, int64_t job_id,
+                                int64_t points_done, int64_t points_total,
+                                const std::string& current_case) override;
+
+  StatusOr<UploadCounts> UploadMeasurements(
+      int64_t run_id, const std::string& worker_id, const v1::RunEnvironment& environment,
+      const std::vector<v1::Measurement>& measurements) override;
+
+  JobNotifier& job_notifier() override { return notifier_; }
+
+ private:
+  template <typename T, typename Fn>
+  StatusOr<T> Run(const std::string& what, Fn&& fn) {
+    return Transact<T>(pool_, what, std::forward<Fn>(fn));
+  }
+
+  ConnectionPool pool_;
+  PgJobNotifier notifier_;
+};
+
+// Queues a NOTIFY on kJobQueuedChannel, delivered when `tx` commits.
+void NotifyJobQueued(pqxx::work& tx, int64_t job_id);
+
+}  // namespace warpwatch::server::detail
+
+#endif  // WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_

@@ -1,0 +1,47 @@
+// File: server/store/pg_store.cc
+// Opening the PostgreSQL store; Ping.
+#include "server/store/pg_store.h"
+
+#include <pqxx/pqxx>
+
+#include "server/store/detail/pg_store_impl.h"
+
+namespace warpwatch::server {
+namespace detail {
+namespace {
+
+PoolOptions ToPoolOptions(const PgStoreOptions& options) {
+  PoolOptions pool;
+  pool.url = WithConnectTimeout(options.url, 1);
+  pool.max_size = options.pool_size;
+  pool.acquire_timeout = options.acquire_timeout;
+  pool.statement_timeout = options.statement_timeout;
+  return pool;
+}
+
+}  // namespace
+
+PgStore::PgStore(const PgStoreOptions& options)
+    : pool_(ToPoolOptions(options)), notifier_(WithConnectTimeout(options.url, 1)) {}
+
+Status PgStore::Ping() {
+  StatusOr<bool> r = Run<bool>("Ping", [](pqxx::work& tx) -> StatusOr<bool> {
+    return tx.exec("SELECT 1").at(0).at(0).as<int>() == 1;
+  });
+  return r.ok() ? OkStatus() : r.status();
+}
+
+void NotifyJobQueued(pqxx::work& tx, int64_t job_id) {
+  tx.exec_params("SELECT pg_notify($1, $2)", std::string(kJobQueuedChannel),
+                 std::to_string(job_id));
+}
+
+}  // namespace detail
+
+StatusOr<std::unique_ptr<Store>> OpenPgStore(const PgStoreOptions& options) {
+  if (options.url.empty()) return InvalidArgumentError("database url is empty");
+  if (options.pool_size < 1) return InvalidArgumentError("pool size must be at least 1");
+  return std::unique_ptr<Store>(std::make_unique<detail::PgStore>(options));
+}
+
+}  // namespace warpwatch::server

@@ -1,0 +1,74 @@
+// File: server/store/pg_store_measurements.cc
+// Measurement ingest: idempotent on (run, case canonical); records the run's environment.
+#include <map>
+
+#include <pqxx/pqxx>
+
+#include "server/store/detail/conversions.h"
+#include "server/store/detail/measurement_row.h"
+#include "server/store/detail/pg_store_impl.h"
+
+namespace warpwatch::server::detail {
+namespace {
+
+bool HasEnvironment(const v1::RunEnvironment& env) {
+  return env.has_device() || !env.hostname().empty();
+}
+
+void RecordEnvironment(pqxx::work& tx, int64_t run_id, const v1::RunEnvironment& env,
+                       const std::string& env_json) {
+  const std::string labels = StringMapToJson(
+      std::map<std::string, std::string>(env.labels().begin(), env.labels().end()));
+  tx.exec_params(
+      "UPDATE run SET environment = $2::jsonb, hostname = $3, driver_version = $4,"
+      " cuda_driver_version = $5, cuda_runtime_version = $6, worker_version = $7,"
+      " suite_version = $8, sm_clock_mhz_start = $9, memory_clock_mhz_start = $10,"
+      " temperature_c_start = $11, power_w_start = $12, temperature_c_end = $13,"
+      " power_w_end = $14, clock_source = $15,"
+      " labels = CASE WHEN $16::jsonb = '{}'::jsonb THEN labels ELSE $16::jsonb END"
+      " WHERE id = $1",
+      run_id, env_json, env.hostname(), env.driver_version(), env.cuda_driver_version(),
+      env.cuda_runtime_version(), env.worker_version(), env.suite_version(),
+      env.sm_clock_mhz_start(), env.memory_clock_mhz_start(), env.temperature_c_start(),
+      env.power_w_start(), env.temperature_c_end(), env.power_w_end(), env.clock_source(), labels);
+}
+
+}  // namespace
+
+StatusOr<UploadCounts> PgStore::UploadMeasurements(
+    int64_t run_id, const std::string& worker_id, const v1::RunEnvironment& environment,
+    const std::vector<v1::Measurement>& measurements) {
+  for (size_t i = 0; i < measurements.size(); ++i) {
+    if (measurements[i].case_().canonical().empty()) {
+      return InvalidArgumentError("measurements[" + std::to_string(i) + "].case.canonical: empty");
+    }
+  }
+  std::string env_json;
+  if (HasEnvironment(environment)) {
+    ASSIGN_OR_RETURN(env_json, MessageToJson(environment));
+  }
+  return Run<UploadCounts>("UploadMeasurements", [&](pqxx::work& tx) -> StatusOr<UploadCounts> {
+    pqxx::result run =
+        tx.exec_params("SELECT worker_id, device_name FROM run WHERE id = $1", run_id);
+    if (run.empty()) return NotFoundError("run " + std::to_string(run_id) + " not found");
+    if (run[0][0].as<std::string>() != worker_id) {
+      return PermissionDeniedError("run " + std::to_string(run_id) +
+                                   " belongs to another worker");
+    }
+    const std::string device_model = run[0][1].as<std::string>();
+    if (!env_json.empty()) RecordEnvironment(tx, run_id, environment, env_json);
+    UploadCounts counts;
+    for (const v1::Measurement& m : measurements) {
+      ASSIGN_OR_RETURN(bool inserted,
+                       InsertMeasurement(tx, run_id, SeriesId(m.case_().canonical(), device_model), m));
+      if (inserted) {
+        ++counts.inserted;
+      } else {
+        ++counts.duplicates;
+      }
+    }
+    return counts;
+  });
+}
+
+}  // namespace warpwatch::server::detail

@@ -1,0 +1,209 @@
+// File: server/store/pg_store_queue.cc
+// The job queue: claim with FOR UPDATE SKIP LOCKED, lease extension, expiry, finishing, progress.
+#include <set>
+
+#include <pqxx/pqxx>
+
+#include "server/store/detail/conversions.h"
+#include "server/store/detail/job_row.h"
+#include "server/store/detail/pg_store_impl.h"
+
+namespace warpwatch::server::detail {
+namespace {
+
+// "<now() + d>" in SQL for a lease of `d` milliseconds passed as parameter $n.
+std::string LeaseEndSql(int n) {
+  return "now() + $" + std::to_string(n) + "::bigint * interval '1 millisecond'";
+}
+
+// Why a worker may not touch job `id`: NOT_FOUND, or FAILED_PRECONDITION naming the holder/state.
+Status NotHeldError(pqxx::work& tx, int64_t id, const std::string& worker_id) {
+  pqxx::result r =
+      tx.exec_params("SELECT state, coalesce(lease_owner, '') FROM job WHERE id = $1", id);
+  if (r.empty()) return NotFoundError("job " + std::to_string(id) + " not found");
+  return FailedPreconditionError("job " + std::to_string(id) + " is not held by worker " +
+                                 worker_id + " (state " + r[0][0].as<std::string>() + ")");
+}
+
+}  // namespace
+
+StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
+                                                 const std::string& device_uuid,
+                                                 std::chrono::milliseconds lease_duration) {
+  using Result = std::optional<Lease>;
+  return Run<Result>("ClaimJob", [&](pqxx::work& tx) -> StatusOr<Result> {
+    pqxx::result owner = tx.exec_params(
+        "SELECT w.labels::text, d.name FROM worker w JOIN device d ON d.worker_id = w.id"
+        " WHERE w.id = $1 AND d.uuid = $2",
+        worker_id, device_uuid);
+    if (owner.empty()) {
+      if (tx.exec_params("SELECT 1 FROM worker WHERE id = $1", worker_id).empty()) {
+        return NotFoundError("worker " + worker_id + " not registered");
+      }
+      return NotFoundError("device " + device_uuid + " is not registered to worker " + worker_id);
+    }
+    const std::string worker_labels = owner[0][0].as<std::string>();
+    const std::string device_name = owner[0][1].as<std::string>();
+    pqxx::result candidate = tx.exec_params(
+        "SELECT j.id FROM job j WHERE j.state = 'QUEUED'"
+        "   AND (j.selector_gpu_model = '' OR $1::text LIKE ww_glob_to_like(j.selector_gpu_model))"
+        "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = $2::text)"
+        "   AND $3::jsonb @> j.selector_worker_labels"
+        " ORDER BY j.priority DESC, j.id LIMIT 1 FOR UPDATE SKIP LOCKED",
+        device_name, device_uuid, worker_labels);
+    if (candidate.empty()) return Result();
+    const int64_t job_id = candidate[0][0].as<int64_t>();
+    const int64_t run_id =
+        tx.exec_params(
+              "INSERT INTO run (job_id, worker_id, device_uuid, device_name, state, labels)"
+              " SELECT id, $2, $3, $4, 'RUNNING', labels FROM job WHERE id = $1 RETURNING id",
+              job_id, worker_id, device_uuid, device_name)
+            .at(0)
+            .at(0)
+            .as<int64_t>();
+    pqxx::result updated = tx.exec_params(
+        "UPDATE job j SET state = 'RUNNING', lease_owner = $2, lease_expiry = " + LeaseEndSql(3) +
+            ", attempts = j.attempts + 1, current_run_id = $4, device_uuid = $5,"
+            " started_at = coalesce(j.started_at, now()), points_done = 0, current_case = ''"
+            " WHERE j.id = $1 RETURNING " + JobColumns(),
+        job_id, worker_id, static_cast<int64_t>(lease_duration.count()), run_id, device_uuid);
+    Lease lease;
+    ASSIGN_OR_RETURN(lease.job, JobFromRow(updated.at(0)));
+    lease.run_id = run_id;
+    lease.expiry = lease.job.lease_expiry();
+    return Result(std::move(lease));
+  });
+}
+
+StatusOr<LeaseRenewal> PgStore::ExtendLeases(const std::string& worker_id,
+                                             const std::vector<int64_t>& job_ids,
+                                             std::chrono::milliseconds lease_duration) {
+  const int64_t duration_ms = lease_duration.count();
+  return Run<LeaseRenewal>("ExtendLeases", [&](pqxx::work& tx) -> StatusOr<LeaseRenewal> {
+    LeaseRenewal renewal;
+    // now() is fixed for the transaction, so both statements compute the same expiry.
+    renewal.expiry = TimestampFromMicros(
+        tx.exec_params("SELECT " + MicrosSql(LeaseEndSql(1)), duration_ms).at(0).at(0).as<int64_t>());
+    pqxx::result held = tx.exec_params(
+        "UPDATE job SET lease_expiry = " + LeaseEndSql(3) +
+            " WHERE id = ANY($2::bigint[]) AND state = 'RUNNING' AND lease_owner = $1"
+            " RETURNING id, cancel_requested",
+        worker_id, BigintArrayLiteral(job_ids), duration_ms);
+    std::set<int64_t> held_ids;
+    for (const pqxx::row& row : held) {
+      held_ids.insert(row[0].as<int64_t>());
+      if (row[1].as<bool>()) renewal.cancel_requested_job_ids.push_back(row[0].as<int64_t>());
+    }
+    for (int64_t id : job_ids) {
+      if (held_ids.count(id) == 0) renewal.lost_job_ids.push_back(id);
+    }
+    return renewal;
+  });
+}
+
+StatusOr<int> PgStore::RequeueExpiredLeases() {
+  return Run<int>("RequeueExpiredLeases", [&](pqxx::work& tx) -> StatusOr<int> {
+    // A job whose cancel was requested ends CANCELLED rather than running again.
+    pqxx::result r = tx.exec(
+        "WITH expired AS ("
+        "  SELECT id FROM job WHERE state = 'RUNNING' AND lease_expiry < now()"
+        "  FOR UPDATE SKIP LOCKED)"
+        " UPDATE job j SET"
+        "   state = CASE WHEN j.cancel_requested THEN 'CANCELLED'"
+        "                WHEN j.attempts >= j.max_attempts THEN 'FAILED' ELSE 'QUEUED' END,"
+        "   error = CASE WHEN j.cancel_requested THEN j.error"
+        "                WHEN j.attempts >= j.max_attempts THEN 'lease expired ' || j.attempts ||"
+        "                  ' times; max_attempts ' || j.max_attempts"
+        "                ELSE j.error END,"
+        "   finished_at = CASE WHEN j.cancel_requested OR j.attempts >= j.max_attempts"
+        "                      THEN now() END,"
+        "   lease_owner = NULL, lease_expiry = NULL, current_case = ''"
+        " FROM expired WHERE j.id = expired.id"
+        " RETURNING j.id, j.state, j.current_run_id");
+    bool requeued = false;
+    std::vector<int64_t> runs;
+    for (const pqxx::row& row : r) {
+      if (row[1].as<std::string>() == "QUEUED") requeued = true;
+      if (!row[2].is_null()) runs.push_back(row[2].as<int64_t>());
+    }
+    tx.exec_params(
+        "UPDATE run SET state = 'FAILED', error = 'lease expired', finished_at = now()"
+        " WHERE id = ANY($1::bigint[]) AND finished_at IS NULL",
+        BigintArrayLiteral(runs));
+    if (requeued) NotifyJobQueued(tx, 0);
+    return static_cast<int>(r.size());
+  });
+}
+
+StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_id,
+                                     v1::JobOutcome outcome, const std::string& error) {
+  if (outcome == v1::JOB_OUTCOME_UNSPECIFIED || !v1::JobOutcome_IsValid(outcome)) {
+    return InvalidArgumentError("outcome: unspecified");
+  }
+  return Run<v1::Job>("FinishJob", [&](pqxx::work& tx) -> StatusOr<v1::Job> {
+    pqxx::result r = tx.exec_params(
+        "SELECT cancel_requested FROM job WHERE id = $1 AND state = 'RUNNING'"
+        " AND lease_owner = $2 FOR UPDATE",
+        job_id, worker_id);
+    if (r.empty()) return NotHeldError(tx, job_id, worker_id);
+    const bool cancel_requested = r[0][0].as<bool>();
+    std::string job_update;
+    std::string run_state;
+    std::string run_error = error;
+    switch (outcome) {
+      case v1::JOB_OUTCOME_SUCCEEDED:
+        job_update = "state = 'SUCCEEDED', finished_at = now()";
+        run_state = "SUCCEEDED";
+        break;
+      case v1::JOB_OUTCOME_FAILED:
+        if (run_error.empty()) run_error = "failed on worker " + worker_id;
+        job_update = "state = 'FAILED', finished_at = now()";
+        run_state = "FAILED";
+        break;
+      case v1::JOB_OUTCOME_CANCELLED:
+        if (!cancel_requested) {
+          return FailedPreconditionError("job " + std::to_string(job_id) +
+                                         " cannot end CANCELLED: no cancel was requested");
+        }
+        job_update = "state = 'CANCELLED', finished_at = now()";
+        run_state = "CANCELLED";
+        break;
+      default:  // RELEASED: back to the queue; this lease does not count as an attempt.
+        if (run_error.empty()) run_error = "released by worker " + worker_id;
+        job_update = "state = 'QUEUED', attempts = greatest(attempts - 1, 0)";
+        run_state = "FAILED";
+        break;
+    }
+    pqxx::result updated = tx.exec_params(
+        "UPDATE job j SET " + job_update +
+            ", error = CASE WHEN $2::boolean THEN $3::text ELSE j.error END,"
+            " lease_owner = NULL, lease_expiry = NULL, current_case = ''"
+            " WHERE j.id = $1 RETURNING j.current_run_id",
+        job_id, outcome == v1::JOB_OUTCOME_FAILED, run_error);
+    const pqxx::field run_id = updated.at(0).at(0);
+    if (!run_id.is_null()) {
+      tx.exec_params("UPDATE run SET state = $2, error = $3, finished_at = now() WHERE id = $1",
+                     run_id.as<int64_t>(), run_state, run_error);
+    }
+    if (outcome == v1::JOB_OUTCOME_RELEASED) NotifyJobQueued(tx, job_id);
+    pqxx::result job = tx.exec_params("SELECT " + JobColumns() + " FROM job j WHERE j.id = $1", job_id);
+    return JobFromRow(job.at(0));
+  });
+}
+
+StatusOr<bool> PgStore::UpdateProgress(const std::string& worker_id, int64_t job_id,
+                                       int64_t points_done, int64_t points_total,
+                                       const std::string& current_case) {
+  return Run<bool>("UpdateProgress", [&](pqxx::work& tx) -> StatusOr<bool> {
+    pqxx::result r = tx.exec_params(
+        "UPDATE job SET points_done = $3,"
+        " points_total = CASE WHEN $4::bigint > 0 THEN $4::bigint ELSE points_total END,"
+        " current_case = $5"
+        " WHERE id = $1 AND state = 'RUNNING' AND lease_owner = $2 RETURNING cancel_requested",
+        job_id, worker_id, points_done, points_total, current_case);
+    if (r.empty()) return NotHeldError(tx, job_id, worker_id);
+    return r[0][0].as<bool>();
+  });
+}
+
+}  // namespace warpwatch::server::detail
