@@ -53,10 +53,9 @@ StatusOr<unsigned> GridFor(int64_t items, int64_t per_block, const cudaDevicePro
   return static_cast<unsigned>(blocks);
 }
 
-unsigned GridStrideBlocks(int64_t items, int64_t per_block, int blocks_per_sm,
-                          const cudaDeviceProp& prop) {
+unsigned GridStrideBlocks(int64_t items, int64_t per_block, int blocks_per_sm, int sm_count) {
   const int64_t resident =
-      static_cast<int64_t>(std::max(1, blocks_per_sm)) * std::max(1, prop.multiProcessorCount);
+      static_cast<int64_t>(std::max(1, blocks_per_sm)) * std::max(1, sm_count);
   const int64_t needed = std::max<int64_t>(1, CeilDiv(items, per_block));
   return static_cast<unsigned>(std::min(resident, needed));
 }

@@ -30,9 +30,9 @@ Status CheckDeviceMemory(double bytes, const cudaDeviceProp& prop);
 StatusOr<unsigned> GridFor(int64_t items, int64_t per_block, const cudaDeviceProp& prop);
 
 // Blocks for a grid-stride kernel: enough resident blocks to fill every SM
-// (`blocks_per_sm` x SMs), but no more than the work needs (ceil(items / per_block), at least 1).
-unsigned GridStrideBlocks(int64_t items, int64_t per_block, int blocks_per_sm,
-                          const cudaDeviceProp& prop);
+// (`blocks_per_sm` x `sm_count`), but no more than the work needs (ceil(items / per_block), at
+// least 1).
+unsigned GridStrideBlocks(int64_t items, int64_t per_block, int blocks_per_sm, int sm_count);
 
 }  // namespace warpwatch::kernels
 
