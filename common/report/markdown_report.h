@@ -1,0 +1,24 @@
+// File: common/report/markdown_report.h
+// Turns a RunResult (what `warpwatch-worker run --out` writes) into a Markdown report: the run's
+// environment, then one table per family in catalog order in which the guide's lesson is visible
+// (every variant next to the family's recommended one, with bandwidth, occupancy and counters).
+#ifndef WARPWATCH_COMMON_REPORT_MARKDOWN_REPORT_H_
+#define WARPWATCH_COMMON_REPORT_MARKDOWN_REPORT_H_
+
+#include <string>
+
+#include "warpwatch/v1/measurement.pb.h"
+
+namespace warpwatch::report {
+
+struct ReportOptions {
+  std::string title = "warpwatch results";
+  std::string source;          // how the input was produced; printed under the title
+};
+
+// Pure function of its inputs; thread-safe.
+std::string RenderMarkdown(const v1::RunResult& run, const ReportOptions& options);
+
+}  // namespace warpwatch::report
+
+#endif  // WARPWATCH_COMMON_REPORT_MARKDOWN_REPORT_H_

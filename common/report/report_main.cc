@@ -1,0 +1,45 @@
+// File: common/report/report_main.cc
+// warpwatch-report: RunResult JSON (from `warpwatch-worker run --out`) -> Markdown on stdout.
+//   warpwatch-report --in results.json [--title T] [--source TEXT] [--out report.md]
+#include <google/protobuf/util/json_util.h>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "common/report/markdown_report.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Renders a warpwatch run (JSON) as Markdown tables, one per family."};
+  std::string in, out_path;
+  warpwatch::report::ReportOptions options;
+  app.add_option("--in", in, "RunResult JSON written by warpwatch-worker run --out")->required();
+  app.add_option("--title", options.title, "report title");
+  app.add_option("--source", options.source, "a line saying how the input was produced");
+  app.add_option("--out", out_path, "write here instead of stdout");
+  CLI11_PARSE(app, argc, argv);
+
+  std::ifstream file(in);
+  if (!file) {
+    std::cerr << "warpwatch-report: cannot open " << in << "\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  warpwatch::v1::RunResult run;
+  google::protobuf::util::JsonParseOptions parse;
+  parse.ignore_unknown_fields = true;
+  auto status = google::protobuf::util::JsonStringToMessage(text.str(), &run, parse);
+  if (!status.ok()) {
+    std::cerr << "warpwatch-report: " << in << " is not a RunResult: " << status.ToString() << "\n";
+    return 2;
+  }
+  std::string markdown = warpwatch::report::RenderMarkdown(run, options);
+  if (out_path.empty()) {
+    std::cout << markdown;
+  } else {
+    std::ofstream(out_path) << markdown;
+  }
+  return 0;
+}

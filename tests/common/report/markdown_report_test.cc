@@ -1,0 +1,80 @@
+// Tests for common/report/markdown_report.cc.
+#include "common/report/markdown_report.h"
+
+#include <gtest/gtest.h>
+
+#include "common/report/format.h"
+
+namespace warpwatch::report {
+namespace {
+
+v1::Measurement Point(const std::string& family, const std::string& variant, int64_t n,
+                      double median) {
+  v1::Measurement m;
+  m.mutable_case_()->set_family(family);
+  m.mutable_case_()->set_variant(variant);
+  (*m.mutable_case_()->mutable_params())["n"] = n;
+  m.set_status(v1::POINT_STATUS_OK);
+  m.mutable_stats()->set_median(median);
+  m.set_gbps(4.0 * n / median / 1e9);
+  m.add_samples_seconds(median);
+  return m;
+}
+
+std::string LineContaining(const std::string& text, const std::string& needle) {
+  size_t at = text.find(needle);
+  if (at == std::string::npos) return "";
+  size_t begin = text.rfind('\n', at) + 1;
+  return text.substr(begin, text.find('\n', at) - begin);
+}
+
+TEST(MarkdownReportTest, ComparesEachVariantWithTheRecommendedOneAtTheSameSize) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "neighbored", 1024, 3e-3);
+  *run.add_measurements() = Point("reduce", "neighbored", 2048, 5e-3);  // no recommended at 2048
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_NE(md.find("## reduce (guide"), std::string::npos) << md;
+  EXPECT_NE(LineContaining(md, "| neighbored | n=1024 |").find("3.00x"), std::string::npos) << md;
+  EXPECT_NE(LineContaining(md, "| warp_shuffle | n=1024 |").find("1.00x"), std::string::npos) << md;
+  EXPECT_NE(LineContaining(md, "| neighbored | n=2048 |").find("| - |"), std::string::npos) << md;
+}
+
+TEST(MarkdownReportTest, ListsVariantsInCatalogOrderWhateverTheInputOrder) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "neighbored", 1024, 3e-3);
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_LT(md.find("| neighbored |"), md.find("| warp_shuffle |")) << md;
+}
+
+TEST(MarkdownReportTest, ShowsFailedPointsWithTheirErrorAndNoTiming) {
+  v1::RunResult run;
+  v1::Measurement m = Point("reduce", "cub", 1024, 1e-3);
+  m.set_status(v1::POINT_STATUS_FAILED);
+  m.set_error("cudaErrorIllegalAddress | at x");
+  *run.add_measurements() = m;
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  std::string row = LineContaining(md, "| cub |");
+  EXPECT_NE(row.find("FAILED: cudaErrorIllegalAddress \\| at x"), std::string::npos) << md;
+  EXPECT_EQ(row.find("1.00 ms"), std::string::npos) << row;
+}
+
+TEST(MarkdownReportTest, KeepsFamiliesTheCatalogDoesNotKnowAtTheEnd) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("future.family", "x", 8, 1e-6);
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 8, 1e-6);
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_LT(md.find("## reduce"), md.find("## future.family")) << md;
+}
+
+TEST(FormatTest, PicksTheLargestUnitBelowTheValue) {
+  EXPECT_EQ(FormatSeconds(1.5e-3), "1.50 ms");
+  EXPECT_EQ(FormatSeconds(250e-6), "250 us");
+  EXPECT_EQ(FormatSeconds(12.5e-9), "12.5 ns");
+  EXPECT_EQ(FormatSeconds(0), "-");
+  EXPECT_EQ(FormatPercent(0.934), "93.4 %");
+}
+
+}  // namespace
+}  // namespace warpwatch::report
