@@ -1,0 +1,90 @@
+// JobNotifier over LISTEN/NOTIFY: wakes long-polls within milliseconds, survives restarts.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+#include "tests/server/store/store_test_util.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+class JobNotifierTest : public StoreTest {
+ protected:
+  // Waits until the notifier has LISTENed at least once (its first generation bump).
+  void WaitUntilListening() {
+    ASSERT_TRUE(store_->job_notifier().WaitForJob(0, std::chrono::seconds(10)))
+        << "notifier never connected";
+  }
+  // Starts a waiter on the current generation; returns how long it waited (ms) or -1 on timeout.
+  std::future<int64_t> StartWaiter(std::chrono::milliseconds timeout) {
+    const uint64_t seen = store_->job_notifier().Generation();
+    return std::async(std::launch::async, [this, seen, timeout]() -> int64_t {
+      const auto start = Clock::now();
+      if (!store_->job_notifier().WaitForJob(seen, timeout)) return -1;
+      return std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
+    });
+  }
+};
+
+TEST_F(JobNotifierTest, EnqueueWakesAWaiterWithinMilliseconds) {
+  WaitUntilListening();
+  const uint64_t seen = store_->job_notifier().Generation();
+  std::promise<void> started;
+  auto woke = std::async(std::launch::async, [&]() -> bool {
+    started.set_value();
+    return store_->job_notifier().WaitForJob(seen, std::chrono::seconds(5));
+  });
+  started.get_future().wait();
+  const auto enqueue_start = Clock::now();
+  Enqueue();
+  ASSERT_TRUE(woke.get());
+  const auto latency = std::chrono::duration_cast<milliseconds>(Clock::now() - enqueue_start);
+  EXPECT_LT(latency.count(), 250) << "wake-up took " << latency.count() << " ms";
+}
+
+TEST_F(JobNotifierTest, WaitTimesOutWhenNothingIsQueued) {
+  WaitUntilListening();
+  const auto start = Clock::now();
+  EXPECT_FALSE(store_->job_notifier().WaitForJob(store_->job_notifier().Generation(), milliseconds(200)));
+  EXPECT_GE(Clock::now() - start, milliseconds(190));
+}
+
+TEST_F(JobNotifierTest, AJobQueuedBeforeTheWaitStartsIsNotMissed) {
+  WaitUntilListening();
+  const uint64_t seen = store_->job_notifier().Generation();
+  Enqueue();
+  // The notification may already have arrived: WaitForJob(seen) must still return true.
+  EXPECT_TRUE(store_->job_notifier().WaitForJob(seen, std::chrono::seconds(5)));
+}
+
+TEST_F(JobNotifierTest, ReleasedJobsWakeWaitersToo) {
+  WaitUntilListening();
+  const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
+  const v1::Job job = Enqueue();
+  ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-1", std::chrono::seconds(30)));
+  ASSERT_TRUE(lease.has_value());
+  auto waiter = StartWaiter(std::chrono::seconds(5));
+  ASSERT_OK(store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_RELEASED, "").status());
+  EXPECT_GE(waiter.get(), 0);
+}
+
+TEST_F(JobNotifierTest, ListensAgainAfterTheDatabaseRestarts) {
+  WaitUntilListening();
+  ASSERT_OK(server().Stop());
+  std::this_thread::sleep_for(milliseconds(300));
+  const uint64_t down = store_->job_notifier().Generation();
+  ASSERT_OK(server().Start());
+  // Re-LISTEN bumps the generation (notifications may have been missed meanwhile).
+  ASSERT_TRUE(store_->job_notifier().WaitForJob(down, std::chrono::seconds(10)));
+  auto waiter = StartWaiter(std::chrono::seconds(5));
+  Enqueue();
+  const int64_t waited = waiter.get();
+  EXPECT_GE(waited, 0) << "no wake-up after the restart";
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing

@@ -1,0 +1,97 @@
+// Tests of server/store/migrations: embedding, idempotence, concurrent servers.
+#include "server/store/migrations.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include <pqxx/pqxx>
+
+#include "tests/server/store/store_test_util.h"
+#include "tests/support/postgres_test.h"
+
+namespace warpwatch::server {
+namespace {
+
+using warpwatch::testing::PostgresTest;
+
+int LatestEmbedded() { return EmbeddedMigrations().back().version; }
+
+int CountVersionRows(const std::string& url) {
+  pqxx::connection conn(url);
+  pqxx::nontransaction tx(conn);
+  return tx.exec("SELECT count(*) FROM schema_version").at(0).at(0).as<int>();
+}
+
+TEST(EmbeddedMigrationsTest, AreSortedNumberedAndNonEmpty) {
+  const std::vector<Migration>& m = EmbeddedMigrations();
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m.front().version, 1);
+  EXPECT_EQ(m.front().name, "0001_initial.sql");
+  for (size_t i = 0; i < m.size(); ++i) {
+    EXPECT_GT(m[i].version, 0);
+    EXPECT_FALSE(m[i].sql.empty());
+    if (i > 0) {
+      EXPECT_GT(m[i].version, m[i - 1].version);
+    }
+  }
+  EXPECT_NE(m.front().sql.find("CREATE TABLE job"), std::string::npos);
+}
+
+class MigrationsTest : public PostgresTest {};
+
+TEST_F(MigrationsTest, AnEmptyDatabaseHasVersionZero) {
+  StatusOr<int> version = SchemaVersion(url_);
+  ASSERT_TRUE(version.ok()) << version.status().ToString();
+  EXPECT_EQ(*version, 0);
+}
+
+TEST_F(MigrationsTest, ApplyEveryMigrationAndCreateTheTables) {
+  ASSERT_OK(RunMigrations(url_));
+  StatusOr<int> version = SchemaVersion(url_);
+  ASSERT_TRUE(version.ok()) << version.status().ToString();
+  EXPECT_EQ(*version, LatestEmbedded());
+  pqxx::connection conn(url_);
+  pqxx::nontransaction tx(conn);
+  for (const char* table :
+       {"device", "worker", "job", "run", "measurement", "regression", "schedule"}) {
+    EXPECT_TRUE(tx.exec_params("SELECT to_regclass($1) IS NOT NULL", std::string(table))
+                    .at(0).at(0).as<bool>())
+        << table;
+  }
+}
+
+TEST_F(MigrationsTest, RunningTwiceChangesNothing) {
+  ASSERT_OK(RunMigrations(url_));
+  ASSERT_OK(RunMigrations(url_));
+  StatusOr<int> version = SchemaVersion(url_);
+  ASSERT_TRUE(version.ok());
+  EXPECT_EQ(*version, LatestEmbedded());
+  EXPECT_EQ(CountVersionRows(url_), static_cast<int>(EmbeddedMigrations().size()));
+}
+
+TEST_F(MigrationsTest, ServersStartingAtOnceApplyEachMigrationOnce) {
+  constexpr int kServers = 6;
+  std::vector<Status> results(kServers);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kServers; ++i) {
+    threads.emplace_back([&, i] { results[i] = RunMigrations(url_); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kServers; ++i) EXPECT_TRUE(results[i].ok()) << results[i].ToString();
+  EXPECT_EQ(CountVersionRows(url_), static_cast<int>(EmbeddedMigrations().size()));
+}
+
+TEST_F(MigrationsTest, AnUnreachableDatabaseIsUnavailable) {
+  ASSERT_OK(server().Stop());
+  const auto start = std::chrono::steady_clock::now();
+  Status s = RunMigrations(url_);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable) << s.ToString();
+  EXPECT_LT(elapsed, std::chrono::milliseconds(2500));
+  ASSERT_OK(server().Start());
+}
+
+}  // namespace
+}  // namespace warpwatch::server

@@ -1,0 +1,67 @@
+// File: tests/server/store/store_test_util.h
+// Fixture for store tests: a fresh migrated database per test, a PgStore on it, and builders for
+// specs, devices and workers.
+#ifndef WARPWATCH_TESTS_SERVER_STORE_STORE_TEST_UTIL_H_
+#define WARPWATCH_TESTS_SERVER_STORE_STORE_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/store/migrations.h"
+#include "server/store/pg_store.h"
+#include "server/store/store.h"
+#include "tests/support/postgres_test.h"
+
+namespace warpwatch::server::testing {
+
+#define ASSERT_OK(expr)                                  \
+  do {                                                   \
+    const ::warpwatch::Status _s = (expr);               \
+    ASSERT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
+  } while (0)
+
+// A value or a failed assertion (use in test bodies only).
+#define ASSERT_OK_AND_ASSIGN(lhs, expr)                                          \
+  auto WW_STATUS_CONCAT_(_sor_, __LINE__) = (expr);                              \
+  ASSERT_TRUE(WW_STATUS_CONCAT_(_sor_, __LINE__).ok())                           \
+      << #expr << ": " << WW_STATUS_CONCAT_(_sor_, __LINE__).status().ToString(); \
+  lhs = std::move(WW_STATUS_CONCAT_(_sor_, __LINE__)).value()
+
+v1::Device MakeDevice(const std::string& uuid, const std::string& name);
+v1::JobSpec MakeSpec(const std::string& family = "memory.copy");
+
+class StoreTest : public warpwatch::testing::PostgresTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override { store_.reset(); }
+
+  // Opens another store on the test's database.
+  std::unique_ptr<Store> OpenStore(int pool_size = 4);
+
+  // Registers a worker owning `devices`; returns its id (asserts success).
+  std::string Register(const std::vector<v1::Device>& devices,
+                       const std::map<std::string, std::string>& labels = {});
+  // Enqueues MakeSpec() with `edit` applied (asserts success).
+  template <typename Edit>
+  v1::Job Enqueue(Edit edit) {
+    v1::JobSpec spec = MakeSpec();
+    edit(spec);
+    StatusOr<v1::Job> job = store_->EnqueueJob(spec, 10, "tester");
+    EXPECT_TRUE(job.ok()) << job.status().ToString();
+    return job.ok() ? *job : v1::Job();
+  }
+  v1::Job Enqueue() {
+    return Enqueue([](v1::JobSpec&) {});
+  }
+
+  std::unique_ptr<Store> store_;
+};
+
+}  // namespace warpwatch::server::testing
+
+#endif  // WARPWATCH_TESTS_SERVER_STORE_STORE_TEST_UTIL_H_
