@@ -27,7 +27,9 @@ FamilyInfo Reduce() {
        false},
       {"complete_unroll", "reduceCompleteUnroll<blockSize>: block size as a template parameter",
        false, false},
-      {"warp_shuffle", "unrolling8 with the in-block tail done by __shfl_down_sync",
+      {"warp_shuffle",
+       "grid-stride int4 loads (8 ints per thread per step), __shfl_down_sync block sums, the "
+       "last block adds the block sums: the whole sum in one launch",
        /*recommended=*/true, false},
       {"cub", "cub::DeviceReduce::Sum", false, /*reference=*/true},
   };
