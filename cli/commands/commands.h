@@ -1,0 +1,30 @@
+// File: cli/commands/commands.h
+// The CLI's verbs. Each Register* adds one subcommand to `app`; when it runs, it stores its exit
+// code (cli/client/exit_codes.h) in *exit_code. `client` is filled by parsing and must outlive it.
+#ifndef WARPWATCH_CLI_COMMANDS_COMMANDS_H_
+#define WARPWATCH_CLI_COMMANDS_COMMANDS_H_
+
+#include <cstdint>
+
+#include "cli/client/connection.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace warpwatch::cli {
+
+void RegisterSubmit(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterJobs(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterJob(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterCancel(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterWatch(CLI::App& app, const ClientOptions& client, int* exit_code);
+
+// Follows job `job_id` until it ends (shared by `watch` and `submit --watch`): a progress bar on a
+// TTY, one line per change otherwise, JSON Lines with --json. Returns the exit code: 0 when the
+// job SUCCEEDED, kExitJobNotSucceeded when it FAILED or was CANCELLED, the RPC error's code else.
+int WatchJob(const ClientOptions& client, int64_t job_id);
+
+}  // namespace warpwatch::cli
+
+#endif  // WARPWATCH_CLI_COMMANDS_COMMANDS_H_

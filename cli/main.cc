@@ -1,0 +1,32 @@
+// File: cli/main.cc
+// warpwatch: the command-line client of warpwatch-server.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/client/connection.h"
+#include "cli/client/exit_codes.h"
+#include "cli/commands/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace warpwatch::cli;  // NOLINT: main only wires the verbs together
+  CLI::App app("warpwatch: submit and follow GPU kernel-suite jobs on a warpwatch server.",
+               "warpwatch");
+  app.require_subcommand(1);
+  app.fallthrough();  // shared flags may come after the verb too
+  app.footer(ExitCodesHelp());
+  ClientOptions client;
+  AddClientFlags(app, &client);
+  int exit_code = kExitOk;
+  RegisterSubmit(app, client, &exit_code);
+  RegisterJobs(app, client, &exit_code);
+  RegisterJob(app, client, &exit_code);
+  RegisterCancel(app, client, &exit_code);
+  RegisterWatch(app, client, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  return exit_code;
+}

@@ -1,0 +1,78 @@
+// File: server/config/server_config.cc
+#include "server/config/server_config.h"
+
+#include <CLI/CLI.hpp>
+
+namespace warpwatch::server {
+
+void AddServerFlags(CLI::App& app, ServerConfig* c) {
+  app.add_option("--listen", c->listen, "gRPC listen address host:port")
+      ->envname("WARPWATCH_LISTEN")
+      ->capture_default_str();
+  app.add_option("--database-url", c->database_url,
+                 "PostgreSQL URL, e.g. postgresql://warpwatch@localhost:5432/warpwatch")
+      ->envname("WARPWATCH_DATABASE_URL");
+  app.add_option("--metrics-listen", c->metrics_listen,
+                 "Prometheus /metrics address host:port; empty disables the exporter")
+      ->envname("WARPWATCH_METRICS_LISTEN")
+      ->capture_default_str();
+  app.add_option("--tokens-file", c->tokens_file,
+                 "bearer tokens file (lines: TOKEN ROLE NAME); without it the server runs open")
+      ->envname("WARPWATCH_TOKENS_FILE");
+  app.add_option("--tls-cert", c->tls_cert, "PEM server certificate; enables TLS")
+      ->envname("WARPWATCH_TLS_CERT");
+  app.add_option("--tls-key", c->tls_key, "PEM private key of --tls-cert")
+      ->envname("WARPWATCH_TLS_KEY");
+  app.add_option("--tls-client-ca", c->tls_client_ca,
+                 "PEM CA bundle; requires and verifies client certificates (mTLS)")
+      ->envname("WARPWATCH_TLS_CLIENT_CA");
+  app.add_option("--pool-size", c->pool_size, "database connections at most")
+      ->envname("WARPWATCH_POOL_SIZE")
+      ->capture_default_str();
+  app.add_option("--max-sweep-points", c->max_sweep_points, "case points one job may expand to")
+      ->envname("WARPWATCH_MAX_SWEEP_POINTS")
+      ->capture_default_str();
+  app.add_option("--lease-seconds", c->lease_seconds, "worker job lease length in seconds")
+      ->envname("WARPWATCH_LEASE_SECONDS")
+      ->capture_default_str();
+  app.add_option("--shutdown-grace-seconds", c->shutdown_grace_seconds,
+                 "how long in-flight calls may run after SIGTERM/SIGINT")
+      ->envname("WARPWATCH_SHUTDOWN_GRACE_SECONDS")
+      ->capture_default_str();
+  app.add_option("--log-level", c->log_level, "trace, debug, info, warn, error or critical")
+      ->envname("WARPWATCH_LOG_LEVEL")
+      ->capture_default_str();
+}
+
+Status ValidateServerConfig(const ServerConfig& c) {
+  if (c.listen.empty()) return InvalidArgumentError("--listen: empty");
+  if (c.database_url.empty()) {
+    return InvalidArgumentError("--database-url: required (or WARPWATCH_DATABASE_URL)");
+  }
+  if (c.tls_cert.empty() != c.tls_key.empty()) {
+    return InvalidArgumentError("--tls-cert and --tls-key: give both or neither");
+  }
+  if (!c.tls_client_ca.empty() && c.tls_cert.empty()) {
+    return InvalidArgumentError("--tls-client-ca: needs --tls-cert and --tls-key");
+  }
+  if (c.pool_size < 1 || c.pool_size > 1000) {
+    return InvalidArgumentError("--pool-size: must be in [1, 1000]");
+  }
+  if (c.max_sweep_points < 1) return InvalidArgumentError("--max-sweep-points: must be >= 1");
+  if (c.lease_seconds < 1 || c.lease_seconds > 86400) {
+    return InvalidArgumentError("--lease-seconds: must be in [1, 86400]");
+  }
+  if (c.shutdown_grace_seconds < 0) {
+    return InvalidArgumentError("--shutdown-grace-seconds: must be >= 0");
+  }
+  if (c.health_interval_seconds <= 0 || c.watch_poll_seconds <= 0) {
+    return InvalidArgumentError("health/watch intervals must be positive");
+  }
+  static const char* const kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+  bool level_ok = false;
+  for (const char* level : kLevels) level_ok = level_ok || c.log_level == level;
+  if (!level_ok) return InvalidArgumentError("--log-level: unknown level \"" + c.log_level + "\"");
+  return OkStatus();
+}
+
+}  // namespace warpwatch::server

@@ -1,0 +1,46 @@
+// File: server/config/server_config.h
+// warpwatch-server's settings: one struct, the flags that fill it (each with a WARPWATCH_*
+// environment equivalent) and the checks run before anything starts.
+#ifndef WARPWATCH_SERVER_CONFIG_SERVER_CONFIG_H_
+#define WARPWATCH_SERVER_CONFIG_SERVER_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+
+#include "common/status/status.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace warpwatch::server {
+
+struct ServerConfig {
+  std::string listen = "0.0.0.0:50051";        // gRPC address (host:port; port 0 picks one)
+  std::string database_url;                     // libpq URL; required
+  std::string metrics_listen = "0.0.0.0:9464";  // Prometheus /metrics; empty disables it
+  std::string tokens_file;                      // bearer tokens (auth/token_file.h); empty = open
+  std::string tls_cert;                         // PEM server certificate chain
+  std::string tls_key;                          // PEM private key of tls_cert
+  std::string tls_client_ca;                    // PEM CA; set = mTLS, clients must present a cert
+  int pool_size = 8;                            // database connections at most
+  int64_t max_sweep_points = 4096;              // points one job may expand to
+  int lease_seconds = 60;                       // worker lease length (WorkerService)
+  double shutdown_grace_seconds = 10;           // in-flight calls get this long on SIGTERM
+  double health_interval_seconds = 0.5;         // database ping period of the health checker
+  double watch_poll_seconds = 0.5;              // WatchJob re-reads the job this often
+  std::string log_level = "info";               // spdlog level name
+};
+
+// Registers every flag of `config` on `app`, with defaults taken from `config` and the
+// environment variable WARPWATCH_<FLAG_IN_UPPER_SNAKE> as fallback. `config` must outlive parsing.
+void AddServerFlags(CLI::App& app, ServerConfig* config);
+
+// INVALID_ARGUMENT naming the flag for settings that cannot work (no database URL, a TLS key
+// without a certificate, a client CA without TLS, non-positive sizes, an unknown log level ...).
+// Files are not opened here; their readers report their own errors.
+Status ValidateServerConfig(const ServerConfig& config);
+
+}  // namespace warpwatch::server
+
+#endif  // WARPWATCH_SERVER_CONFIG_SERVER_CONFIG_H_

@@ -1,0 +1,29 @@
+// File: server/database/database.cc
+#include "server/database/database.h"
+
+#include <spdlog/spdlog.h>
+
+namespace warpwatch::server {
+
+Database::Database(std::unique_ptr<Store> store, Migrator migrator)
+    : store_(std::move(store)), migrator_(std::move(migrator)) {}
+
+StatusOr<Store*> Database::ReadyStore() {
+  if (!schema_ready_.load()) {
+    return UnavailableError("database not reachable yet (schema migrations pending); retry");
+  }
+  return store_.get();
+}
+
+Status Database::Probe() {
+  std::lock_guard<std::mutex> lock(probe_mu_);
+  if (!schema_ready_.load()) {
+    Status migrated = migrator_();
+    if (!migrated.ok()) return migrated.Annotate("migrations");
+    schema_ready_.store(true);
+    spdlog::info("msg=\"database schema is current\"");
+  }
+  return store_->Ping();
+}
+
+}  // namespace warpwatch::server

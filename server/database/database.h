@@ -1,0 +1,47 @@
+// File: server/database/database.h
+// The server's handle on PostgreSQL across outages: owns the Store, applies the schema
+// migrations the first time the database is reachable (which may be long after start), and tells
+// handlers whether the store may be used yet.
+#ifndef WARPWATCH_SERVER_DATABASE_DATABASE_H_
+#define WARPWATCH_SERVER_DATABASE_DATABASE_H_
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "common/status/status.h"
+#include "server/store/store.h"
+
+namespace warpwatch::server {
+
+// Thread-safe.
+class Database {
+ public:
+  // Applies migrations; RunMigrations(url) in production, something else in tests.
+  using Migrator = std::function<Status()>;
+
+  Database(std::unique_ptr<Store> store, Migrator migrator);
+
+  // The store once migrations have been applied; UNAVAILABLE before that (database not reached
+  // yet). Never blocks on the database.
+  StatusOr<Store*> ReadyStore();
+
+  // One health probe: applies the migrations if they have not been applied yet, then pings.
+  // OK while the database answers with a current schema. Called periodically by the health
+  // checker (and once at start); concurrent calls are serialized.
+  Status Probe();
+
+  bool schema_ready() const { return schema_ready_.load(); }
+
+ private:
+  std::unique_ptr<Store> store_;
+  Migrator migrator_;
+  std::mutex probe_mu_;                 // serializes Probe(); never held by ReadyStore()
+  std::atomic<bool> schema_ready_{false};
+};
+
+}  // namespace warpwatch::server
+
+#endif  // WARPWATCH_SERVER_DATABASE_DATABASE_H_

@@ -1,0 +1,46 @@
+// File: server/metrics/detail/rpc_interceptor.h
+// A gRPC server interceptor that times each call and records it with its final status code.
+#ifndef WARPWATCH_SERVER_METRICS_DETAIL_RPC_INTERCEPTOR_H_
+#define WARPWATCH_SERVER_METRICS_DETAIL_RPC_INTERCEPTOR_H_
+
+#include <chrono>
+#include <string>
+
+#include <grpcpp/support/interceptor.h>
+#include <grpcpp/support/server_interceptor.h>
+
+namespace warpwatch::server::metrics {
+class ServerMetrics;
+}  // namespace warpwatch::server::metrics
+
+namespace warpwatch::server::metrics::detail {
+
+// One per call (gRPC creates it when the call starts and deletes it when the call ends).
+class RpcMetricsInterceptor : public grpc::experimental::Interceptor {
+ public:
+  RpcMetricsInterceptor(ServerMetrics* metrics, const char* method);
+  ~RpcMetricsInterceptor() override;
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override;
+
+ private:
+  void Record(const std::string& code);
+
+  ServerMetrics* metrics_;
+  std::string method_;  // without the leading '/'
+  std::chrono::steady_clock::time_point start_;
+  bool recorded_ = false;
+};
+
+class RpcMetricsInterceptorFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit RpcMetricsInterceptorFactory(ServerMetrics* metrics) : metrics_(metrics) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override;
+
+ private:
+  ServerMetrics* metrics_;
+};
+
+}  // namespace warpwatch::server::metrics::detail
+
+#endif  // WARPWATCH_SERVER_METRICS_DETAIL_RPC_INTERCEPTOR_H_

@@ -1,0 +1,121 @@
+// File: server/runtime/server_runtime.cc
+#include "server/runtime/server_runtime.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/server_builder.h>
+#include <spdlog/spdlog.h>
+
+#include "server/auth/token_file.h"
+#include "server/store/migrations.h"
+#include "server/store/pg_store.h"
+#include "server/tls/server_credentials.h"
+
+namespace warpwatch::server {
+namespace {
+
+std::chrono::milliseconds Millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+StatusOr<std::unique_ptr<auth::Authorizer>> MakeAuthorizer(const std::string& tokens_file) {
+  if (tokens_file.empty()) {
+    spdlog::warn(
+        "msg=\"NO --tokens-file: THE SERVER IS OPEN. Anyone who can reach it may submit, cancel "
+        "and act as a worker. Give --tokens-file (or WARPWATCH_TOKENS_FILE) in production.\"");
+    return std::make_unique<auth::Authorizer>();
+  }
+  ASSIGN_OR_RETURN(auth::TokenTable tokens, auth::LoadTokenFile(tokens_file));
+  spdlog::info("msg=\"bearer tokens loaded\" file={} tokens={}", tokens_file, tokens.size());
+  return std::make_unique<auth::Authorizer>(std::move(tokens));
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig& config) {
+  RETURN_IF_ERROR(ValidateServerConfig(config));
+  PgStoreOptions options;
+  options.url = config.database_url;
+  options.pool_size = config.pool_size;
+  ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
+  const std::string url = config.database_url;
+  return Start(config, std::move(store), [url] { return RunMigrations(url); });
+}
+
+StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig& config,
+                                                              std::unique_ptr<Store> store,
+                                                              Database::Migrator migrator) {
+  RETURN_IF_ERROR(ValidateServerConfig(config));
+  std::unique_ptr<ServerRuntime> runtime(new ServerRuntime());
+  RETURN_IF_ERROR(runtime->Build(config, std::move(store), std::move(migrator)));
+  return runtime;
+}
+
+Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> store,
+                            Database::Migrator migrator) {
+  ASSIGN_OR_RETURN(authorizer_, MakeAuthorizer(config.tokens_file));
+  ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                   tls::MakeServerCredentials(
+                       tls::TlsFiles{config.tls_cert, config.tls_key, config.tls_client_ca}));
+  tls_ = !config.tls_cert.empty();
+  ASSIGN_OR_RETURN(metrics_, metrics::ServerMetrics::Create(config.metrics_listen));
+  database_ = std::make_unique<Database>(std::move(store), std::move(migrator));
+
+  JobServiceOptions job_options;
+  job_options.limits.max_points = config.max_sweep_points;
+  job_options.watch_poll = Millis(config.watch_poll_seconds);
+  job_service_ = std::make_unique<JobServiceImpl>(database_.get(), authorizer_.get(),
+                                                  &shutdown_signal_, job_options);
+  worker_service_ = std::make_unique<WorkerServiceImpl>(authorizer_.get());
+  result_service_ = std::make_unique<ResultServiceImpl>(authorizer_.get());
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config.listen, credentials, &port_);
+  builder.RegisterService(job_service_.get());
+  builder.RegisterService(worker_service_.get());
+  builder.RegisterService(result_service_.get());
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(metrics_->MakeInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
+  server_ = builder.BuildAndStart();
+  if (server_ == nullptr || port_ == 0) {
+    server_.reset();
+    return UnavailableError("--listen " + config.listen +
+                            ": cannot listen (address in use, bad address, or bad TLS files)");
+  }
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+  for (const std::string& name : HealthServiceNames()) health->SetServingStatus(name, false);
+  metrics::ServerMetrics* metrics = metrics_.get();
+  health_checker_ = std::make_unique<HealthChecker>(
+      database_.get(), health, Millis(config.health_interval_seconds),
+      [metrics](bool serving) { metrics->SetDatabaseUp(serving); });
+  health_checker_->Start();
+
+  std::string metrics_where = "disabled";
+  for (int port : metrics_->metrics_ports()) {
+    metrics_where = (metrics_where == "disabled" ? "" : metrics_where + ",") + std::to_string(port);
+  }
+  spdlog::info("msg=\"warpwatch-server listening\" listen={} port={} tls={} mtls={} auth={} "
+               "metrics_port={} max_sweep_points={} pool_size={}",
+               config.listen, port_, tls_, !config.tls_client_ca.empty(),
+               authorizer_->open() ? "open" : "tokens", metrics_where, config.max_sweep_points,
+               config.pool_size);
+  return OkStatus();
+}
+
+void ServerRuntime::Shutdown(std::chrono::milliseconds grace) {
+  if (stopped_ || server_ == nullptr) return;
+  stopped_ = true;
+  spdlog::info("msg=\"shutting down\" grace_ms={}", grace.count());
+  health_checker_->Stop();
+  shutdown_signal_.Raise();
+  server_->Shutdown(std::chrono::system_clock::now() + grace);
+  server_->Wait();
+  spdlog::info("msg=\"server stopped\"");
+}
+
+ServerRuntime::~ServerRuntime() { Shutdown(std::chrono::milliseconds(0)); }
+
+}  // namespace warpwatch::server

@@ -1,0 +1,78 @@
+// File: server/runtime/server_runtime.h
+// A running warpwatch-server: the gRPC server (JobService, WorkerService, ResultService, health,
+// reflection) on its credentials, the /metrics exporter, the database handle and its health
+// checker, wired from a ServerConfig. main.cc and the RPC tests start the server through this.
+#ifndef WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
+#define WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include <grpcpp/server.h>
+
+#include "common/status/status.h"
+#include "server/auth/authorizer.h"
+#include "server/config/server_config.h"
+#include "server/database/database.h"
+#include "server/health/health_checker.h"
+#include "server/metrics/server_metrics.h"
+#include "server/service/job_service.h"
+#include "server/service/result_service.h"
+#include "server/service/shutdown_signal.h"
+#include "server/service/worker_service.h"
+#include "server/store/store.h"
+
+namespace warpwatch::server {
+
+class ServerRuntime {
+ public:
+  // Validates the config, reads the tokens and TLS files, opens the PostgreSQL store (lazily: a
+  // database that is down now only makes health NOT_SERVING and RPCs UNAVAILABLE until it
+  // returns; migrations run the first time it answers) and starts serving. Errors: the config's
+  // INVALID_ARGUMENT, NOT_FOUND for unreadable files, UNAVAILABLE when an address cannot be bound.
+  static StatusOr<std::unique_ptr<ServerRuntime>> Start(const ServerConfig& config);
+  // Same over a given store and migrator (tests, other backends).
+  static StatusOr<std::unique_ptr<ServerRuntime>> Start(const ServerConfig& config,
+                                                        std::unique_ptr<Store> store,
+                                                        Database::Migrator migrator);
+
+  // Shutdown(0) if still running.
+  ~ServerRuntime();
+  ServerRuntime(const ServerRuntime&) = delete;
+  ServerRuntime& operator=(const ServerRuntime&) = delete;
+
+  // The bound gRPC port (useful with --listen host:0).
+  int port() const { return port_; }
+  // The /metrics ports (empty when the exporter is disabled).
+  std::vector<int> metrics_ports() const { return metrics_->metrics_ports(); }
+  bool tls() const { return tls_; }
+
+  // Stops accepting calls, ends WatchJob streams (UNAVAILABLE, "watch again"), gives other
+  // in-flight calls up to `grace` to finish, then cancels what is left and returns when every
+  // handler has returned. Idempotent; call from one thread.
+  void Shutdown(std::chrono::milliseconds grace);
+
+ private:
+  ServerRuntime() = default;
+  Status Build(const ServerConfig& config, std::unique_ptr<Store> store,
+               Database::Migrator migrator);
+
+  // Declaration order is destruction order reversed: the server goes before what it uses.
+  std::unique_ptr<metrics::ServerMetrics> metrics_;
+  std::unique_ptr<auth::Authorizer> authorizer_;
+  std::unique_ptr<Database> database_;
+  ShutdownSignal shutdown_signal_;
+  std::unique_ptr<JobServiceImpl> job_service_;
+  std::unique_ptr<WorkerServiceImpl> worker_service_;
+  std::unique_ptr<ResultServiceImpl> result_service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<HealthChecker> health_checker_;
+  int port_ = 0;
+  bool tls_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace warpwatch::server
+
+#endif  // WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_

@@ -1,0 +1,53 @@
+# The server's gRPC edge (included by server/CMakeLists.txt): config, auth, TLS, validation,
+# services, health, metrics, runtime, and the warpwatch-server executable.
+
+add_library(warpwatch_server_auth STATIC
+  auth/role.cc
+  auth/token_file.cc
+  auth/authorizer.cc)
+target_include_directories(warpwatch_server_auth PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(warpwatch_server_auth PUBLIC warpwatch_status gRPC::grpc++)
+warpwatch_strict(warpwatch_server_auth)
+
+add_library(warpwatch_server_validation STATIC
+  validation/job_spec_validator.cc
+  validation/request_validator.cc
+  validation/detail/field_rules.cc)
+target_include_directories(warpwatch_server_validation PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(warpwatch_server_validation PUBLIC warpwatch_catalog warpwatch_proto)
+warpwatch_strict(warpwatch_server_validation)
+
+add_library(warpwatch_server_edge STATIC
+  config/server_config.cc
+  database/database.cc
+  health/health_checker.cc
+  logging/logging.cc
+  metrics/server_metrics.cc
+  metrics/detail/rpc_interceptor.cc
+  runtime/server_runtime.cc
+  service/grpc_status.cc
+  service/shutdown_signal.cc
+  service/job_service.cc
+  service/watch_job.cc
+  service/worker_service.cc
+  service/result_service.cc
+  service/detail/authorized_call.cc
+  tls/server_credentials.cc)
+target_include_directories(warpwatch_server_edge PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(warpwatch_server_edge PUBLIC
+  warpwatch_server_auth
+  warpwatch_server_validation
+  warpwatch_store
+  warpwatch_proto
+  gRPC::grpc++
+  gRPC::grpc++_reflection
+  prometheus-cpp::pull
+  CLI11::CLI11
+  spdlog::spdlog
+  Threads::Threads)
+warpwatch_strict(warpwatch_server_edge)
+
+add_executable(warpwatch-server main.cc)
+target_link_libraries(warpwatch-server PRIVATE warpwatch_server_edge)
+warpwatch_strict(warpwatch-server)
+install(TARGETS warpwatch-server RUNTIME DESTINATION bin)

@@ -1,0 +1,55 @@
+// File: server/service/job_service.h
+// JobService over the Store: submit (validate, expand, enqueue), get, list, cancel, watch.
+#ifndef WARPWATCH_SERVER_SERVICE_JOB_SERVICE_H_
+#define WARPWATCH_SERVER_SERVICE_JOB_SERVICE_H_
+
+#include <chrono>
+
+#include "server/auth/authorizer.h"
+#include "server/database/database.h"
+#include "server/service/shutdown_signal.h"
+#include "server/validation/job_spec_validator.h"
+#include "warpwatch/v1/job.grpc.pb.h"
+
+namespace warpwatch::server {
+
+struct JobServiceOptions {
+  validation::SpecLimits limits;                 // --max-sweep-points
+  std::chrono::milliseconds watch_poll{500};     // WatchJob re-reads the job this often
+};
+
+// Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.
+class JobServiceImpl final : public v1::JobService::Service {
+ public:
+  JobServiceImpl(Database* database, const auth::Authorizer* authorizer,
+                 const ShutdownSignal* shutdown, JobServiceOptions options);
+
+  grpc::Status SubmitJob(grpc::ServerContext* context, const v1::SubmitJobRequest* request,
+                         v1::Job* response) override;
+  grpc::Status GetJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
+                      v1::Job* response) override;
+  grpc::Status ListJobs(grpc::ServerContext* context, const v1::ListJobsRequest* request,
+                        v1::ListJobsResponse* response) override;
+  grpc::Status CancelJob(grpc::ServerContext* context, const v1::CancelJobRequest* request,
+                         v1::Job* response) override;
+  // Sends the job at once and after every change; ends OK when the job reaches a final state,
+  // CANCELLED when the client goes away, UNAVAILABLE when the server shuts down (watch again).
+  grpc::Status WatchJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
+                        grpc::ServerWriter<v1::JobEvent>* writer) override;
+
+ private:
+  Status Watch(grpc::ServerContext* context, int64_t job_id,
+               grpc::ServerWriter<v1::JobEvent>* writer);
+
+  Database* database_;
+  const auth::Authorizer* authorizer_;
+  const ShutdownSignal* shutdown_;
+  JobServiceOptions options_;
+};
+
+// SUCCEEDED, FAILED or CANCELLED.
+bool IsFinalJobState(v1::JobState state);
+
+}  // namespace warpwatch::server
+
+#endif  // WARPWATCH_SERVER_SERVICE_JOB_SERVICE_H_

@@ -1,0 +1,50 @@
+// File: server/service/watch_job.cc
+// JobServiceImpl::WatchJob: polls the store and streams each change of the job.
+#include <google/protobuf/util/message_differencer.h>
+#include <google/protobuf/util/time_util.h>
+
+#include <optional>
+
+#include "server/service/detail/authorized_call.h"
+#include "server/service/job_service.h"
+#include "server/validation/request_validator.h"
+
+namespace warpwatch::server {
+namespace {
+
+constexpr std::string_view kWatchJob = "/warpwatch.v1.JobService/WatchJob";
+
+}  // namespace
+
+grpc::Status JobServiceImpl::WatchJob(grpc::ServerContext* context,
+                                      const v1::GetJobRequest* request,
+                                      grpc::ServerWriter<v1::JobEvent>* writer) {
+  return detail::AuthorizedCall(*authorizer_, *context, kWatchJob,
+                                [&](const auth::Principal&) -> Status {
+                                  RETURN_IF_ERROR(validation::ValidateGetJob(*request));
+                                  return Watch(context, request->job_id(), writer);
+                                });
+}
+
+Status JobServiceImpl::Watch(grpc::ServerContext* context, int64_t job_id,
+                             grpc::ServerWriter<v1::JobEvent>* writer) {
+  std::optional<v1::Job> last;
+  while (true) {
+    if (context->IsCancelled()) return Status(StatusCode::kCancelled, "client went away");
+    ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+    ASSIGN_OR_RETURN(v1::Job job, store->GetJob(job_id));
+    if (!last || !google::protobuf::util::MessageDifferencer::Equals(*last, job)) {
+      v1::JobEvent event;
+      *event.mutable_job() = job;
+      *event.mutable_at() = google::protobuf::util::TimeUtil::GetCurrentTime();
+      if (!writer->Write(event)) return Status(StatusCode::kCancelled, "client went away");
+      last = std::move(job);
+    }
+    if (IsFinalJobState(last->state())) return OkStatus();
+    if (shutdown_->WaitFor(options_.watch_poll)) {
+      return UnavailableError("server shutting down; watch the job again");
+    }
+  }
+}
+
+}  // namespace warpwatch::server
