@@ -1,0 +1,115 @@
+// testing.fault: the test-only family of the engine's fault tests. `ok` is a verified copy;
+// `illegal_address`, `trap` and `hang` poison or stall the CUDA context on their first run, which
+// the executor must survive (design.md "Measuring a case", issue 3 "Faults").
+#include <memory>
+#include <vector>
+
+#include "kernels/core/cuda_check.h"
+#include "kernels/core/family.h"
+#include "kernels/testing/fault/fault_kernels.h"
+
+namespace warpwatch::kernels::fault {
+namespace {
+
+constexpr unsigned kBlock = 256;
+
+class FaultCase : public Case {
+ public:
+  FaultCase(FaultKind kind, int64_t n) : kind_(kind), n_(n) {}
+  ~FaultCase() override {
+    for (void* p : {static_cast<void*>(d_in_), static_cast<void*>(d_out_),
+                    static_cast<void*>(d_flag_)}) {
+      if (p != nullptr) CUDA_CHECK_NOEXCEPT(cudaFree(p));
+    }
+  }
+
+  Status Setup(cudaStream_t stream) override {
+    h_in_.resize(static_cast<size_t>(n_));
+    for (int64_t i = 0; i < n_; ++i) h_in_[i] = 1.0f + static_cast<float>(i % 1000) * 0.5f;
+    CUDA_RETURN_IF_ERROR(cudaMalloc(reinterpret_cast<void**>(&d_in_), n_ * sizeof(float)));
+    CUDA_RETURN_IF_ERROR(cudaMalloc(reinterpret_cast<void**>(&d_out_), n_ * sizeof(float)));
+    CUDA_RETURN_IF_ERROR(cudaMalloc(reinterpret_cast<void**>(&d_flag_), sizeof(int)));
+    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_flag_, 0, sizeof(int), stream));
+    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_out_, 0, n_ * sizeof(float), stream));
+    CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d_in_, h_in_.data(), n_ * sizeof(float),
+                                         cudaMemcpyHostToDevice, stream));
+    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
+    return OkStatus();
+  }
+
+  Status Run(cudaStream_t stream) override {
+    return LaunchFault(kind_, d_in_, d_out_, d_flag_, n_, Grid(), kBlock, stream);
+  }
+
+  VerifyResult Verify(cudaStream_t stream) override {
+    VerifyResult r;
+    std::vector<float> h_out(static_cast<size_t>(n_));
+    cudaError_t err = cudaMemcpyAsync(h_out.data(), d_out_, n_ * sizeof(float),
+                                      cudaMemcpyDeviceToHost, stream);
+    if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+    if (err != cudaSuccess) {
+      r.status = CudaError(err, "copy output back", __FILE__, __LINE__);
+      return r;
+    }
+    for (int64_t i = 0; i < n_; ++i) {
+      if (h_out[i] != h_in_[i]) {
+        r.status = InternalError("out[" + std::to_string(i) + "] = " + std::to_string(h_out[i]) +
+                                 ", expected " + std::to_string(h_in_[i]));
+        return r;
+      }
+    }
+    return r;
+  }
+
+  LaunchShape Shape() const override {
+    LaunchShape s;
+    s.function = FaultKernelFunction(kind_);
+    s.grid = dim3(Grid());
+    s.block = dim3(kBlock);
+    s.kernel_name = "fault_copy";
+    return s;
+  }
+
+  Work work() const override { return Work{2.0 * n_ * sizeof(float), 0}; }
+
+ private:
+  unsigned Grid() const { return static_cast<unsigned>((n_ + kBlock - 1) / kBlock); }
+
+  FaultKind kind_;
+  int64_t n_;
+  std::vector<float> h_in_;
+  float* d_in_ = nullptr;
+  float* d_out_ = nullptr;
+  int* d_flag_ = nullptr;
+};
+
+class FaultFamily : public Family {
+ public:
+  std::string_view name() const override { return "testing.fault"; }
+
+  StatusOr<std::unique_ptr<Case>> MakeCase(const catalog::Point& point,
+                                           const cudaDeviceProp& /*prop*/) const override {
+    FaultKind kind;
+    if (point.variant == "ok") {
+      kind = FaultKind::kOk;
+    } else if (point.variant == "illegal_address") {
+      kind = FaultKind::kIllegalAddress;
+    } else if (point.variant == "trap") {
+      kind = FaultKind::kTrap;
+    } else if (point.variant == "hang") {
+      kind = FaultKind::kHang;
+    } else {
+      return InvalidArgumentError("testing.fault has no variant \"" + point.variant + "\"");
+    }
+    auto n = point.params.find("n");
+    if (n == point.params.end() || n->second <= 0) {
+      return InvalidArgumentError("testing.fault needs a positive axis n");
+    }
+    return std::unique_ptr<Case>(std::make_unique<FaultCase>(kind, n->second));
+  }
+};
+
+}  // namespace
+}  // namespace warpwatch::kernels::fault
+
+WARPWATCH_REGISTER_FAMILY(warpwatch::kernels::fault::FaultFamily);

@@ -1,0 +1,62 @@
+// The kernels of testing.fault.
+#include "kernels/testing/fault/fault_kernels.h"
+
+#include "kernels/core/cuda_check.h"
+
+namespace warpwatch::kernels::fault {
+namespace {
+
+__global__ void CopyKernel(const float* in, float* out, int64_t n, const int*) {
+  int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+// Address 16 is never mapped: the store faults with cudaErrorIllegalAddress.
+__global__ void IllegalAddressKernel(const float* in, float*, int64_t n, const int*) {
+  int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x;
+  if (i < n) {
+    float* bad = reinterpret_cast<float*>(static_cast<uintptr_t>(16));
+    bad[i] = in[i];
+  }
+}
+
+__global__ void TrapKernel(const float* in, float* out, int64_t n, const int*) {
+  int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x;
+  if (i == 0) __trap();
+  if (i < n) out[i] = in[i];
+}
+
+__global__ void HangKernel(const float* in, float* out, int64_t n, const int* flag) {
+  const volatile int* f = flag;
+  while (*f == 0) {
+  }
+  int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+using FaultKernel = void (*)(const float*, float*, int64_t, const int*);
+
+FaultKernel KernelFor(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kIllegalAddress: return IllegalAddressKernel;
+    case FaultKind::kTrap: return TrapKernel;
+    case FaultKind::kHang: return HangKernel;
+    case FaultKind::kOk: break;
+  }
+  return CopyKernel;
+}
+
+}  // namespace
+
+const void* FaultKernelFunction(FaultKind kind) {
+  return reinterpret_cast<const void*>(KernelFor(kind));
+}
+
+Status LaunchFault(FaultKind kind, const float* d_in, float* d_out, const int* d_flag, int64_t n,
+                   unsigned grid, unsigned block, cudaStream_t stream) {
+  KernelFor(kind)<<<grid, block, 0, stream>>>(d_in, d_out, n, d_flag);
+  CUDA_RETURN_IF_LAUNCH_ERROR();
+  return OkStatus();
+}
+
+}  // namespace warpwatch::kernels::fault

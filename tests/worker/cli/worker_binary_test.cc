@@ -1,0 +1,90 @@
+// Tests of the warpwatch-worker binary itself on a machine without a GPU: `list` prints the
+// catalog (implemented families plain, the others "(not built)"), `run` exits 2 with a clear
+// message. WARPWATCH_WORKER_PATH is the binary under test.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "common/catalog/catalog.h"
+#include "kernels/core/family.h"
+#include "worker/device/device_info.h"
+
+namespace warpwatch::worker {
+namespace {
+
+struct Output {
+  int exit_code = -1;
+  std::string text;  // stdout and stderr
+};
+
+Output RunBinary(const std::string& args) {
+  Output out;
+  std::string command = std::string(WARPWATCH_WORKER_PATH) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
+  int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// The line that heads `family` in the listing: its name at the start of a line, then a space
+// or the end of the line. Empty when absent.
+std::string HeaderLine(const std::string& text, const std::string& family) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (line == family || line.rfind(family + " ", 0) == 0) return line;
+    start = end + 1;
+  }
+  return "";
+}
+
+TEST(WorkerBinary, ListPrintsEveryCatalogFamily) {
+  Output out = RunBinary("list");
+  ASSERT_EQ(out.exit_code, 0) << out.text;
+  for (const catalog::FamilyInfo& f : catalog::Families()) {
+    EXPECT_FALSE(HeaderLine(out.text, f.name).empty()) << f.name << " missing from:\n" << out.text;
+    EXPECT_NE(out.text.find("guide: " + f.guide_section), std::string::npos) << f.name;
+  }
+}
+
+TEST(WorkerBinary, EveryFamilyIsImplementedOrMarkedNotBuilt) {
+  Output out = RunBinary("list");
+  ASSERT_EQ(out.exit_code, 0) << out.text;
+  const std::vector<std::string> built = kernels::ImplementedFamilies();
+  for (const catalog::FamilyInfo& f : catalog::Families()) {
+    std::string header = HeaderLine(out.text, f.name);
+    ASSERT_FALSE(header.empty()) << f.name;
+    const bool implemented = std::find(built.begin(), built.end(), f.name) != built.end();
+    const bool marked = header.find("(not built)") != std::string::npos;
+    EXPECT_NE(implemented, marked) << "family " << f.name << ": header \"" << header
+                                   << "\" but implemented=" << implemented;
+  }
+  // Every implementation answers to a catalog family (the registry aborts otherwise).
+  for (const std::string& name : built) EXPECT_NE(catalog::FindFamily(name), nullptr) << name;
+}
+
+TEST(WorkerBinary, RunWithoutAGpuExitsTwoWithAClearMessage) {
+  if (CudaDeviceCount().ok()) {
+    GTEST_SKIP() << "a CUDA device is present: this test is for machines without one";
+  }
+  Output out = RunBinary("run --family testing.fault --variant ok");
+  EXPECT_EQ(out.exit_code, 2) << out.text;
+  EXPECT_NE(out.text.find("no CUDA device"), std::string::npos) << out.text;
+}
+
+TEST(WorkerBinary, UnknownSubcommandFails) {
+  Output out = RunBinary("frobnicate");
+  EXPECT_NE(out.exit_code, 0);
+}
+
+}  // namespace
+}  // namespace warpwatch::worker

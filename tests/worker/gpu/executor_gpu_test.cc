@@ -1,0 +1,54 @@
+// GPU test: faulting test-only points (illegal address, trap, hang) between good points fail
+// alone, through the real `warpwatch-worker exec` child (WARPWATCH_WORKER_PATH).
+#include <gtest/gtest.h>
+
+#include "tests/worker/gpu/gpu_test_support.h"
+#include "worker/executor/process_executor.h"
+
+namespace warpwatch::worker {
+namespace {
+
+catalog::Point Fault(const std::string& variant) {
+  catalog::Point p;
+  p.family = "testing.fault";
+  p.variant = variant;
+  p.params["n"] = 1 << 20;
+  return p;
+}
+
+TEST(ExecutorGpu, FaultingPointsFailAloneAndTheOthersAreMeasured) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  ProcessExecutorOptions options;
+  options.child_argv = {WARPWATCH_WORKER_PATH, "exec"};
+  options.grace_seconds = 10;
+  ProcessExecutor executor(options);
+  ExecutionRequest request;
+  request.points = {Fault("ok"),   Fault("illegal_address"), Fault("ok"), Fault("trap"),
+                    Fault("ok"),   Fault("hang"),            Fault("ok")};
+  request.settings.set_point_timeout_seconds(5);
+  ExecutionCallbacks cb;
+  cb.on_measurement = [](size_t i, const v1::Measurement& m) {
+    std::printf("[%zu] %s %s %s\n", i, m.case_().canonical().c_str(),
+                v1::PointStatus_Name(m.status()).c_str(), m.error().c_str());
+  };
+  auto result = executor.Execute(request, cb);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const auto& ms = result->measurements;
+  ASSERT_EQ(ms.size(), request.points.size());
+  for (size_t i : {0, 2, 4, 6}) {
+    EXPECT_EQ(ms[i].status(), v1::POINT_STATUS_OK) << i << Explain(ms[i]);
+    EXPECT_TRUE(ms[i].verified()) << i;
+    EXPECT_GT(ms[i].stats().median(), 0) << i;
+  }
+  for (size_t i : {1, 3, 5}) {
+    EXPECT_EQ(ms[i].status(), v1::POINT_STATUS_FAILED) << i << Explain(ms[i]);
+    EXPECT_FALSE(ms[i].error().empty()) << i;
+    EXPECT_EQ(ms[i].samples_seconds_size(), 0) << "a faulting point must never be timed" << i;
+  }
+  EXPECT_NE(ms[1].error().find("cudaErrorIllegalAddress"), std::string::npos) << Explain(ms[1]);
+  EXPECT_NE(ms[5].error().find("timed out after 15 s"), std::string::npos) << Explain(ms[5]);
+  EXPECT_FALSE(result->environment.device().uuid().empty());
+}
+
+}  // namespace
+}  // namespace warpwatch::worker

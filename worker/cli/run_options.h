@@ -1,0 +1,36 @@
+// Flags of `warpwatch-worker run` and their translation into a JobSpec. CUDA-free.
+#ifndef WARPWATCH_WORKER_CLI_RUN_OPTIONS_H_
+#define WARPWATCH_WORKER_CLI_RUN_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+#include "common/status/status.h"
+#include "warpwatch/v1/job.pb.h"
+
+namespace warpwatch::worker {
+
+struct RunOptions {
+  std::vector<std::string> families;   // --family GLOB (repeatable); empty = "*"
+  std::vector<std::string> variants;   // --variant GLOB (repeatable)
+  std::vector<std::string> axes;       // --axis [FAMILY:]NAME=V1,V2 (repeatable)
+  int device = 0;                      // --device N
+  double max_noise_percent = 0;        // --max-noise P: target rel. std. error in %; 0 = default
+  int min_samples = 0;                 // --min-samples N; 0 = default
+  int max_samples = 0;                 // --max-samples N; 0 = default
+  double point_timeout_seconds = 0;    // --timeout S; 0 = default
+  bool no_l2_flush = false;            // --hot: never flush L2
+  bool counters = false;               // --counters
+  std::string out;                     // --out results.json; empty = no file
+};
+
+// INVALID_ARGUMENT naming the flag ("--axis \"n=abc\": ...") on a malformed value. Values are not
+// checked against the catalog here: ExpandSpec does that.
+StatusOr<v1::JobSpec> BuildJobSpec(const RunOptions& options);
+
+// Parses one --axis value: "[FAMILY:]NAME=V1,V2".
+StatusOr<v1::AxisOverride> ParseAxisFlag(const std::string& flag);
+
+}  // namespace warpwatch::worker
+
+#endif  // WARPWATCH_WORKER_CLI_RUN_OPTIONS_H_

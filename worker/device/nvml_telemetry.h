@@ -1,0 +1,39 @@
+// Telemetry from NVML, loaded at run time with dlopen("libnvidia-ml.so.1").
+#ifndef WARPWATCH_WORKER_DEVICE_NVML_TELEMETRY_H_
+#define WARPWATCH_WORKER_DEVICE_NVML_TELEMETRY_H_
+
+#include <memory>
+#include <string>
+
+#include "common/status/status.h"
+#include "worker/device/detail/nvml_api.h"
+#include "worker/device/telemetry.h"
+
+namespace warpwatch::worker {
+
+class NvmlTelemetry : public Telemetry {
+ public:
+  // Opens NVML and finds the GPU by UUID ("GPU-...") or, failing that, PCI bus id.
+  // UNAVAILABLE with the reason when the library, a required symbol or the device is missing.
+  static StatusOr<std::unique_ptr<Telemetry>> Open(const std::string& uuid,
+                                                   const std::string& pci_bus_id);
+  ~NvmlTelemetry() override;
+
+  std::string source() const override { return "nvml"; }
+  ClockReading ReadClock() override;
+  DeviceConditions ReadConditions() override;
+  int MaxSmClockMhz() override;
+  int MaxMemoryClockMhz() override;
+  std::string DriverVersion() override;
+
+ private:
+  NvmlTelemetry(detail::NvmlApi api, detail::nvmlDevice_t device) : api_(api), device_(device) {}
+  unsigned int Clock(int type, bool max);
+
+  detail::NvmlApi api_;
+  detail::nvmlDevice_t device_;
+};
+
+}  // namespace warpwatch::worker
+
+#endif  // WARPWATCH_WORKER_DEVICE_NVML_TELEMETRY_H_

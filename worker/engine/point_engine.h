@@ -1,0 +1,64 @@
+// The per-point measurement (design.md "Measuring a case"): Setup, one Run + Verify (a failed
+// verification is FAILED and never timed), warm-up, then samples until the stopping rule says
+// stop, then the optional counter pass. One engine per device, in the process that owns the CUDA
+// context (the executor's child).
+#ifndef WARPWATCH_WORKER_ENGINE_POINT_ENGINE_H_
+#define WARPWATCH_WORKER_ENGINE_POINT_ENGINE_H_
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+
+#include "common/catalog/plan.h"
+#include "common/status/status.h"
+#include "warpwatch/v1/measurement.pb.h"
+#include "worker/device/device_info.h"
+#include "worker/device/telemetry.h"
+#include "worker/engine/engine_settings.h"
+#include "worker/engine/l2_flusher.h"
+#include "worker/profiler/counter_profiler.h"
+
+namespace warpwatch::worker {
+
+struct PointResult {
+  v1::Measurement measurement;
+  // A sticky CUDA error (StatusCode::kAborted or IsStickyCudaError) happened: the process's CUDA
+  // context is unusable and the caller must not run another point in it.
+  bool context_poisoned = false;
+};
+
+// Not thread-safe.
+class PointEngine {
+ public:
+  // Makes `ordinal` current, reads its identity, opens telemetry (NVML or the probe), creates the
+  // non-blocking stream and the L2 flush buffer. UNAVAILABLE when there is no such device.
+  static StatusOr<std::unique_ptr<PointEngine>> Open(int ordinal);
+  ~PointEngine();
+
+  // Identity, versions and start conditions (temperature, power, clocks) of the run.
+  const v1::RunEnvironment& environment() const { return environment_; }
+  Telemetry& telemetry() { return *telemetry_; }
+
+  // Measures one point. Never fails as a call: every outcome is in the Measurement's status
+  // (OK, FAILED with the error, SKIPPED with the reason).
+  PointResult Measure(const catalog::Point& point, const EngineSettings& settings);
+
+ private:
+  PointEngine() = default;
+  // The profiler, opened on first use; null with profiler_note_ set when unavailable.
+  CounterProfiler* Profiler();
+
+  DeviceInfo info_;
+  v1::RunEnvironment environment_;
+  std::unique_ptr<Telemetry> telemetry_;
+  std::unique_ptr<L2Flusher> flusher_;
+  cudaStream_t stream_ = nullptr;
+  bool profiler_tried_ = false;
+  std::unique_ptr<CounterProfiler> profiler_;
+  std::string profiler_note_;
+};
+
+}  // namespace warpwatch::worker
+
+#endif  // WARPWATCH_WORKER_ENGINE_POINT_ENGINE_H_

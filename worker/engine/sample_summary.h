@@ -1,0 +1,29 @@
+// Fills a Measurement's sample-derived fields from the sampling loop's result. CUDA-free.
+#ifndef WARPWATCH_WORKER_ENGINE_SAMPLE_SUMMARY_H_
+#define WARPWATCH_WORKER_ENGINE_SAMPLE_SUMMARY_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "warpwatch/v1/measurement.pb.h"
+#include "worker/stats/stopping_rule.h"
+
+namespace warpwatch::worker {
+
+struct SampleContext {
+  std::vector<double> clocks_mhz;    // one per sample (0 = unknown), may be empty
+  std::vector<uint64_t> reasons;     // throttle reason bits per sample, may be empty
+  double bytes = 0;                  // useful work of one run
+  double flops = 0;
+  double peak_bytes_per_second = 0;  // theoretical bandwidth (0 = unknown)
+};
+
+// Sets samples_seconds, sample_sm_clock_mhz, sample_throttled, throttled_fraction, stats,
+// median_sm_clock_mhz (of the known clocks), bytes, flops, gbps, gflops (from the median),
+// pct_of_peak_bandwidth and stop_reason.
+void SummarizeSamples(const SamplingResult& sampling, const SampleContext& context,
+                      v1::Measurement* m);
+
+}  // namespace warpwatch::worker
+
+#endif  // WARPWATCH_WORKER_ENGINE_SAMPLE_SUMMARY_H_
