@@ -16,7 +16,7 @@ struct ProcessExecutorOptions {
   std::vector<std::string> child_argv;
   // Added to the point timeout before the watchdog kills a child: Setup, verification, warm-up
   // and the counter pass run outside the sampling loop's own timeout.
-  double grace_seconds = 20;
+  double grace_seconds = 30;
 };
 
 // Protocol: the parent sends the points not yet done to a fresh child, which reports

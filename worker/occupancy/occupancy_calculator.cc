@@ -11,10 +11,10 @@ int64_t CeilTo(int64_t x, int64_t unit) { return unit <= 0 ? x : (x + unit - 1) 
 
 int BlocksByRegisters(const KernelResources& k, const SmLimits& l, int warps_per_block) {
   if (k.registers_per_thread <= 0) return INT_MAX;
-  if (static_cast<int64_t>(k.registers_per_thread) * k.block_threads > l.max_registers_per_block)
-    return 0;
   const int64_t regs_per_warp = CeilTo(int64_t{k.registers_per_thread} * l.warp_size,
                                        l.register_allocation_unit);
+  // A block's registers, as allocated (whole warps, rounded), must fit the per-block limit.
+  if (regs_per_warp * warps_per_block > l.max_registers_per_block) return 0;
   // Registers are allocated per warp from one of the SM's sub-partitions: a warp never straddles
   // two, so count whole warps per sub-partition.
   const int parts = std::max(1, l.register_sub_partitions);
