@@ -8,6 +8,22 @@
 namespace warpwatch::worker::detail {
 namespace {
 
+// CUPTI's profiler opens libnvperf_host/libnvperf_target by name; the toolkit's lib64 is often
+// not on the loader's path, so load them from CUPTI's own directory first (same soname: CUPTI's
+// later dlopen finds them loaded). Failures are left for CUPTI to report.
+void PreloadNvperf(void* cupti) {
+  void* symbol = ::dlsym(cupti, "cuptiGetResultString");
+  Dl_info info;
+  if (symbol == nullptr || ::dladdr(symbol, &info) == 0 || info.dli_fname == nullptr) return;
+  std::string dir = info.dli_fname;
+  size_t slash = dir.rfind('/');
+  if (slash == std::string::npos) return;
+  dir.resize(slash + 1);
+  for (const char* name : {"libnvperf_host.so", "libnvperf_target.so"}) {
+    if (::dlopen((dir + name).c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) (void)::dlerror();
+  }
+}
+
 struct Loaded {
   CuptiApi api;
   Status status;
@@ -32,6 +48,7 @@ Loaded* LoadOnce() {
     loaded->status = UnavailableError("counters unavailable: cannot load CUPTI: " + errors);
     return loaded;
   }
+  PreloadNvperf(lib);
 #define WW_CUPTI_LOAD(name)                                                                 \
   loaded->api.name = reinterpret_cast<decltype(&::name)>(::dlsym(lib, #name));             \
   if (loaded->api.name == nullptr) {                                                        \
