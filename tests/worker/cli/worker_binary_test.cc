@@ -11,6 +11,7 @@
 #include "common/catalog/catalog.h"
 #include "kernels/core/family.h"
 #include "worker/device/device_info.h"
+#include "worker/executor/process_executor.h"
 
 namespace warpwatch::worker {
 namespace {
@@ -79,6 +80,26 @@ TEST(WorkerBinary, RunWithoutAGpuExitsTwoWithAClearMessage) {
   Output out = RunBinary("run --family testing.fault --variant ok");
   EXPECT_EQ(out.exit_code, 2) << out.text;
   EXPECT_NE(out.text.find("no CUDA device"), std::string::npos) << out.text;
+}
+
+TEST(WorkerBinary, ExecChildWithoutAGpuReportsFatalThroughTheExecutor) {
+  if (CudaDeviceCount().ok()) {
+    GTEST_SKIP() << "a CUDA device is present: this test is for machines without one";
+  }
+  ProcessExecutorOptions options;
+  options.child_argv = {WARPWATCH_WORKER_PATH, "exec"};
+  ProcessExecutor executor(options);
+  ExecutionRequest request;
+  catalog::Point p;
+  p.family = "testing.fault";
+  p.variant = "ok";
+  p.params["n"] = 1024;
+  request.points = {p};
+  auto result = executor.Execute(request, {});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kUnavailable) << result.status().ToString();
+  EXPECT_NE(result.status().message().find("no CUDA device"), std::string::npos)
+      << result.status().ToString();
 }
 
 TEST(WorkerBinary, UnknownSubcommandFails) {
