@@ -29,6 +29,7 @@ using detail::RunAsUser;
 
 constexpr const char* kCacheRoot = "/tmp/warpwatch-pg-cache";
 constexpr const char* kCompleteMarker = "warpwatch-initdb-complete";
+constexpr const char* kOwnerFile = "owner.pid";  // pid of the test process owning a temp dir
 
 std::string Bin(const char* name) { return std::string(kPostgresBinDir) + "/" + name; }
 
@@ -92,6 +93,31 @@ StatusOr<std::string> CachedInitdb(const RunAsUser& user) {
   return data;
 }
 
+// The first number in `path`, or 0.
+pid_t ReadPid(const std::string& path) {
+  std::ifstream in(path);
+  long pid = 0;
+  if (!(in >> pid)) return 0;
+  return static_cast<pid_t>(pid);
+}
+
+bool Alive(pid_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
+
+// Removes temp dirs left by test processes that died without cleaning up (SIGKILL, a crash):
+// those whose owner process is gone and whose postmaster is not running.
+void SweepAbandonedDirs() {
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator("/tmp", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("warpwatch-pg-", 0) != 0 || name == "warpwatch-pg-cache") continue;
+    const pid_t owner = ReadPid(e.path().string() + "/" + kOwnerFile);
+    if (owner == 0 || Alive(owner)) continue;  // no owner file yet: still being set up
+    if (Alive(ReadPid(e.path().string() + "/data/postmaster.pid"))) continue;
+    std::error_code ignored;
+    fs::remove_all(e.path(), ignored);
+  }
+}
+
 bool ValidName(const std::string& name) {
   if (name.empty() || name.size() > 60) return false;
   for (char c : name) {
@@ -106,9 +132,11 @@ PostgresServer::PostgresServer(std::string dir, RunAsUser user, int port)
     : dir_(std::move(dir)), user_(std::move(user)), port_(port) {}
 
 StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create() {
+  SweepAbandonedDirs();
   ASSIGN_OR_RETURN(RunAsUser user, detail::ChildUser());
   ASSIGN_OR_RETURN(std::string cached, CachedInitdb(user));
   ASSIGN_OR_RETURN(std::string dir, MakeTempDir("/tmp/warpwatch-pg-XXXXXX"));
+  std::ofstream(dir + "/" + kOwnerFile) << getpid() << "\n";
   auto cleanup = [&dir]() {
     std::error_code ec;
     fs::remove_all(dir, ec);

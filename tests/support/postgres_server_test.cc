@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include <pqxx/pqxx>
 
@@ -51,6 +55,24 @@ TEST(PostgresServerTest, StopRefusesConnectionsAndStartServesTheSameDataAgain) {
   pqxx::connection conn(*url);
   pqxx::nontransaction tx(conn);
   EXPECT_EQ(tx.exec("SELECT x FROM t").at(0).at(0).as<int>(), 42);
+}
+
+TEST(PostgresServerTest, CreateRemovesDirectoriesOfDeadTestProcesses) {
+  pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  ASSERT_GT(dead, 0);
+  waitpid(dead, nullptr, 0);
+  const std::string abandoned = "/tmp/warpwatch-pg-abandoned" + std::to_string(getpid());
+  std::filesystem::create_directories(abandoned + "/data");
+  std::ofstream(abandoned + "/owner.pid") << dead << "\n";
+  const std::string mine = "/tmp/warpwatch-pg-live" + std::to_string(getpid());
+  std::filesystem::create_directories(mine);
+  std::ofstream(mine + "/owner.pid") << getpid() << "\n";
+  StatusOr<std::unique_ptr<PostgresServer>> server = PostgresServer::Create();
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(abandoned));
+  EXPECT_TRUE(std::filesystem::exists(mine));
+  std::filesystem::remove_all(mine);
 }
 
 TEST_F(PostgresTest, EachTestGetsAnEmptyDatabase) {
