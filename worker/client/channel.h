@@ -1,0 +1,22 @@
+// File: worker/client/channel.h
+// The gRPC channel to the server: plaintext or TLS, with reconnect pacing from ClientOptions.
+#ifndef WARPWATCH_WORKER_CLIENT_CHANNEL_H_
+#define WARPWATCH_WORKER_CLIENT_CHANNEL_H_
+
+#include <grpcpp/channel.h>
+
+#include <memory>
+
+#include "common/status/status.h"
+#include "worker/client/client_options.h"
+
+namespace warpwatch::worker {
+
+// A channel to options.server. With tls_ca_file set, TLS verified against that CA (NOT_FOUND when
+// the file cannot be read, INVALID_ARGUMENT when it is empty). The channel connects lazily: an
+// unreachable server is not an error here; calls then answer UNAVAILABLE.
+StatusOr<std::shared_ptr<grpc::Channel>> MakeServerChannel(const ClientOptions& options);
+
+}  // namespace warpwatch::worker
+
+#endif  // WARPWATCH_WORKER_CLIENT_CHANNEL_H_

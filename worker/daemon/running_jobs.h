@@ -1,0 +1,48 @@
+// File: worker/daemon/running_jobs.h
+// The jobs this worker is running, with the signals that stop them: a user's cancel, a lost
+// lease, or a shutdown hand-back (set by the job's runner once the grace period is over). The heartbeat reads the ids (leases to extend) and sets the flags;
+// each job's executor polls them through JobControl::ShouldStop.
+#ifndef WARPWATCH_WORKER_DAEMON_RUNNING_JOBS_H_
+#define WARPWATCH_WORKER_DAEMON_RUNNING_JOBS_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace warpwatch::worker {
+
+// Flags of one running job. Thread-safe (atomics); shared by the job's runner and the daemon.
+struct JobControl {
+  std::atomic<bool> cancel_requested{false};  // a user cancelled: end CANCELLED
+  std::atomic<bool> lost{false};              // lease no longer ours: stop, report nothing more
+  std::atomic<bool> release{false};           // shutdown grace over: hand back (RELEASED)
+
+  bool ShouldStop() const { return cancel_requested || lost || release; }
+};
+
+// Thread-safe.
+class RunningJobs {
+ public:
+  // Starts tracking `job_id`; the returned control lives as long as anyone holds it.
+  std::shared_ptr<JobControl> Add(int64_t job_id);
+  void Remove(int64_t job_id);
+  std::vector<int64_t> Ids() const;
+  bool empty() const;
+
+  // Unknown ids are ignored (the job may have just finished).
+  void MarkCancelRequested(int64_t job_id);
+  void MarkLost(int64_t job_id);
+
+ private:
+  std::shared_ptr<JobControl> Find(int64_t job_id) const;
+
+  mutable std::mutex mu_;
+  std::map<int64_t, std::shared_ptr<JobControl>> jobs_;  // guarded by mu_
+};
+
+}  // namespace warpwatch::worker
+
+#endif  // WARPWATCH_WORKER_DAEMON_RUNNING_JOBS_H_

@@ -1,0 +1,93 @@
+// File: worker/daemon/serve_options.cc
+#include "worker/daemon/serve_options.h"
+
+#include <CLI/CLI.hpp>
+#include <set>
+#include <sstream>
+
+namespace warpwatch::worker {
+namespace {
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, separator)) parts.push_back(part);
+  return parts;
+}
+
+}  // namespace
+
+CLI::App* AddServeCommand(CLI::App& app, ServeOptions* o) {
+  CLI::App* serve = app.add_subcommand("serve", "register with a server and run its jobs");
+  serve->add_option("--server", o->client.server, "server address host:port")->required();
+  serve->add_option("--token", o->client.token, "bearer token (worker role)")
+      ->envname("WARPWATCH_TOKEN");
+  serve->add_option("--tls-ca", o->client.tls_ca_file, "PEM CA to verify the server (TLS)");
+  serve->add_option("--gpus", o->gpus, "GPUs to serve: all, or ordinals 0,1")
+      ->capture_default_str();
+  serve->add_option("--labels", o->labels, "worker labels k=v,k2=v2 (for job selectors)");
+  serve->add_option("--metrics-listen", o->metrics_listen, "/metrics address; empty disables")
+      ->capture_default_str();
+  serve->add_option("--grace-seconds", o->daemon.grace_seconds,
+                    "on SIGTERM, running jobs get this long before they are handed back")
+      ->capture_default_str();
+  serve->add_option("--acquire-wait-seconds", o->daemon.acquire_wait_seconds,
+                    "AcquireJob long-poll length")
+      ->capture_default_str();
+  serve->add_option("--reconnect-max-seconds", o->daemon.backoff.max_seconds,
+                    "cap of the reconnect backoff")
+      ->capture_default_str();
+  serve->add_option("--reconnect-initial-seconds", o->daemon.backoff.initial_seconds,
+                    "first reconnect delay")
+      ->capture_default_str();
+  serve->add_option("--log-level", o->log_level, "trace, debug, info, warn, error")
+      ->capture_default_str();
+  return serve;
+}
+
+StatusOr<std::vector<int>> ParseGpuList(const std::string& gpus, int device_count) {
+  std::vector<int> ordinals;
+  if (gpus == "all") {
+    for (int i = 0; i < device_count; ++i) ordinals.push_back(i);
+    return ordinals;
+  }
+  std::set<int> seen;
+  for (const std::string& part : Split(gpus, ',')) {
+    int value = -1;
+    size_t used = 0;
+    try {
+      value = std::stoi(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (part.empty() || used != part.size() || value < 0) {
+      return InvalidArgumentError("--gpus: \"" + part + "\" is not a GPU ordinal");
+    }
+    if (value >= device_count) {
+      return InvalidArgumentError("--gpus: GPU " + part + " does not exist (" +
+                                  std::to_string(device_count) + " GPU(s) on this host)");
+    }
+    if (!seen.insert(value).second) return InvalidArgumentError("--gpus: GPU " + part + " twice");
+    ordinals.push_back(value);
+  }
+  if (ordinals.empty()) return InvalidArgumentError("--gpus: empty");
+  return ordinals;
+}
+
+StatusOr<std::map<std::string, std::string>> ParseLabels(const std::string& labels) {
+  std::map<std::string, std::string> parsed;
+  if (labels.empty()) return parsed;
+  for (const std::string& pair : Split(labels, ',')) {
+    size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return InvalidArgumentError("--labels: \"" + pair + "\" is not key=value");
+    }
+    if (!parsed.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second) {
+      return InvalidArgumentError("--labels: key \"" + pair.substr(0, eq) + "\" twice");
+    }
+  }
+  return parsed;
+}
+
+}  // namespace warpwatch::worker
