@@ -39,8 +39,11 @@ const std::map<std::string, std::vector<SizeSet>>& Sizes() {
       {"shared.transpose",
        {{"small", {{"side", 64}, {"block_rows", 32}}},
         {"odd", {{"side", 1000}, {"block_rows", 8}}},  // edge tiles
+        {"odd_rows16", {{"side", 999}, {"block_rows", 16}}},
         {"odd_tiny", {{"side", 33}, {"block_rows", 1}}},
-        {"large", {{"side", 4096}, {"block_rows", 8}}}}},
+        {"odd_rows2", {{"side", 70}, {"block_rows", 2}}},
+        {"large", {{"side", 4096}, {"block_rows", 8}}},
+        {"large_rows4", {{"side", 4096}, {"block_rows", 4}}}}},
       {"reduce",
        {{"small", {{"n", 4096}, {"block_size", 64}}},
         {"odd", {{"n", 1000003}, {"block_size", 256}}},

@@ -53,9 +53,11 @@ TEST(ImpossibleConfig, ASmallerDeviceSkipsBlocksAnH100Runs) {
   EXPECT_TRUE(MakeStatus(MakePoint("shared.transpose", "naive", {{"block_rows", 16}}), prop).ok());
 }
 
-TEST(ImpossibleConfig, TransposeRowsAboveTheTileAreSkipped) {
+TEST(ImpossibleConfig, TransposeRowsOutsideTheTileAreSkipped) {
   ExpectSkipped(MakePoint("shared.transpose", "shared_tile_padded", {{"block_rows", 64}}),
-                FakeH100Properties(), "exceeds the 32-row tile");
+                FakeH100Properties(), "within the 32-row tile");
+  ExpectSkipped(MakePoint("shared.transpose", "copy", {{"block_rows", 12}}), FakeH100Properties(),
+                "must be a power of two");
 }
 
 TEST(ImpossibleConfig, BuffersLargerThanDeviceMemoryAreSkipped) {

@@ -63,7 +63,7 @@ class TransposeCase : public Case {
 
   LaunchShape Shape() const override {
     LaunchShape shape;
-    shape.function = TransposeKernel(c_.kind);
+    shape.function = TransposeKernel(c_.kind, c_.block.y);
     shape.grid = c_.grid;
     shape.block = c_.block;
     static const char* const kNames[] = {"tile_copy", "transpose_naive", "transpose_shared<32x32>",
@@ -95,9 +95,9 @@ class TransposeFamily : public Family {
     c.key = point.Canonical();
     ASSIGN_OR_RETURN(c.side, AxisValue(point, "side"));
     ASSIGN_OR_RETURN(int64_t rows, AxisValue(point, "block_rows"));
-    if (rows > kTransposeTile) {
+    if (!IsSupportedTransposeBlockRows(rows)) {
       return FailedPreconditionError("block_rows " + std::to_string(rows) +
-                                     " exceeds the 32-row tile");
+                                     " must be a power of two within the 32-row tile");
     }
     c.block = dim3(kTransposeTile, static_cast<unsigned>(rows));
     RETURN_IF_ERROR(CheckBlock(c.block, prop));

@@ -22,13 +22,17 @@ enum class TransposeKind {
 // Every kernel works on 32x32 tiles, one tile per block.
 inline constexpr int kTransposeTile = 32;
 
+// True for the block_rows the kernels are instantiated for: powers of two 1..32.
+bool IsSupportedTransposeBlockRows(int64_t block_rows);
+
 // Row-major side x side matrices (any side >= 1; edge tiles are bounds-checked). Block
-// (32, block_rows) with 1 <= block_rows <= 32; grid (ceil(side/32), ceil(side/32)).
+// (32, block_rows), block_rows supported; grid (ceil(side/32), ceil(side/32)).
 Status LaunchTranspose(TransposeKind kind, const float* d_in, float* d_out, int64_t side,
                        dim3 grid, dim3 block, cudaStream_t stream);
 
-// The __global__ function LaunchTranspose launches for `kind`.
-const void* TransposeKernel(TransposeKind kind);
+// The __global__ function LaunchTranspose launches for `kind` and block_rows (nullptr when
+// unsupported).
+const void* TransposeKernel(TransposeKind kind, unsigned block_rows);
 
 }  // namespace warpwatch::kernels
 
