@@ -41,9 +41,9 @@ class LeaseReaper {
   std::atomic<int64_t> errors_{0};
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  bool stop_ = false;     // guarded by mu_
-  Status last_error_;     // guarded by mu_
-  std::thread thread_;    // last: started once the rest exists
+  bool stop_ = false;   // guarded by mu_
+  Status last_error_;   // guarded by mu_
+  std::thread thread_;  // last: started once the rest exists
 };
 
 }  // namespace warpwatch::server

@@ -3,7 +3,6 @@
 #include "server/store/migrations.h"
 
 #include <cstdlib>
-
 #include <pqxx/pqxx>
 
 #include "server/store/detail/connection_pool.h"

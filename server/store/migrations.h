@@ -11,8 +11,8 @@
 namespace warpwatch::server {
 
 struct Migration {
-  int version = 0;       // NNNN of the file name
-  std::string name;      // file name, "0001_initial.sql"
+  int version = 0;   // NNNN of the file name
+  std::string name;  // file name, "0001_initial.sql"
   std::string sql;
 };
 

@@ -1,7 +1,6 @@
 // File: server/store/pg_store_jobs.cc
 // JobService side of the store: enqueue, get, list with filters and keyset paging, cancel.
 #include <algorithm>
-
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
@@ -37,8 +36,7 @@ std::map<std::string, std::string> ToStdMap(const Map& m) {
 }
 
 StatusOr<v1::Job> SelectJob(pqxx::work& tx, int64_t id) {
-  pqxx::result r =
-      tx.exec_params("SELECT " + JobColumns() + " FROM job j WHERE j.id = $1", id);
+  pqxx::result r = tx.exec_params("SELECT " + JobColumns() + " FROM job j WHERE j.id = $1", id);
   if (r.empty()) return NotFoundError("job " + std::to_string(id) + " not found");
   return JobFromRow(r[0]);
 }
@@ -57,7 +55,8 @@ StatusOr<v1::Job> PgStore::EnqueueJob(const v1::JobSpec& spec, int64_t points_to
         "INSERT INTO job AS j (spec, state, priority, max_attempts, points_total, submitted_by,"
         "  labels, selector_gpu_model, selector_gpu_uuid, selector_worker_labels)"
         " VALUES ($1::jsonb, 'QUEUED', $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb)"
-        " RETURNING " + JobColumns(),
+        " RETURNING " +
+            JobColumns(),
         spec_json, stored.priority(), stored.max_attempts(), points_total, submitted_by, labels,
         stored.selector().gpu_model(), stored.selector().gpu_uuid(), worker_labels);
     ASSIGN_OR_RETURN(v1::Job job, JobFromRow(r.at(0)));
@@ -88,19 +87,22 @@ StatusOr<JobPage> PgStore::ListJobs(const JobFilter& filter) {
   const std::string labels = StringMapToJson(filter.labels);
   return Run<JobPage>("ListJobs", [&](pqxx::work& tx) -> StatusOr<JobPage> {
     pqxx::result r = tx.exec_params(
-        "SELECT " + JobColumns() + " FROM job j"
-        " WHERE (cardinality($1::text[]) = 0 OR j.state = ANY($1::text[]))"
-        "   AND j.labels @> $2::jsonb"
-        "   AND ($3::text = '' OR j.selector_gpu_model = $3"
-        "        OR EXISTS (SELECT 1 FROM run r WHERE r.job_id = j.id AND r.device_name = $3))"
-        "   AND ($4::text = '' OR j.selector_gpu_uuid = $4"
-        "        OR EXISTS (SELECT 1 FROM run r WHERE r.job_id = j.id AND r.device_uuid = $4))"
-        "   AND (NOT $5::boolean"
-        "        OR j.created_at >= 'epoch'::timestamptz + $6::bigint * interval '1 microsecond')"
-        "   AND (NOT $7::boolean"
-        "        OR j.created_at < 'epoch'::timestamptz + $8::bigint * interval '1 microsecond')"
-        "   AND ($9::bigint = 0 OR j.id < $9::bigint)"
-        " ORDER BY j.id DESC LIMIT $10",
+        "SELECT " + JobColumns() +
+            " FROM job j"
+            " WHERE (cardinality($1::text[]) = 0 OR j.state = ANY($1::text[]))"
+            "   AND j.labels @> $2::jsonb"
+            "   AND ($3::text = '' OR j.selector_gpu_model = $3"
+            "        OR EXISTS (SELECT 1 FROM run r WHERE r.job_id = j.id AND r.device_name = $3))"
+            "   AND ($4::text = '' OR j.selector_gpu_uuid = $4"
+            "        OR EXISTS (SELECT 1 FROM run r WHERE r.job_id = j.id AND r.device_uuid = $4))"
+            "   AND (NOT $5::boolean"
+            "        OR j.created_at >= 'epoch'::timestamptz + $6::bigint * interval '1 "
+            "microsecond')"
+            "   AND (NOT $7::boolean"
+            "        OR j.created_at < 'epoch'::timestamptz + $8::bigint * interval '1 "
+            "microsecond')"
+            "   AND ($9::bigint = 0 OR j.id < $9::bigint)"
+            " ORDER BY j.id DESC LIMIT $10",
         states_array, labels, filter.gpu_model, filter.gpu_uuid, has_start, start_us, has_end,
         end_us, before_id, page_size + 1);
     JobPage page;
@@ -133,8 +135,8 @@ StatusOr<v1::Job> PgStore::CancelJob(int64_t id, const std::string& reason) {
           " error = CASE WHEN cancel_requested THEN error ELSE $2 END WHERE id = $1",
           id, why);
     } else {
-      return FailedPreconditionError("job " + std::to_string(id) + " already finished (" +
-                                     state + ")");
+      return FailedPreconditionError("job " + std::to_string(id) + " already finished (" + state +
+                                     ")");
     }
     return SelectJob(tx, id);
   });

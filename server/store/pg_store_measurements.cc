@@ -1,7 +1,6 @@
 // File: server/store/pg_store_measurements.cc
 // Measurement ingest: idempotent on (run, case canonical); records the run's environment.
 #include <map>
-
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
@@ -17,8 +16,8 @@ bool HasEnvironment(const v1::RunEnvironment& env) {
 
 void RecordEnvironment(pqxx::work& tx, int64_t run_id, const v1::RunEnvironment& env,
                        const std::string& env_json) {
-  const std::string labels = StringMapToJson(
-      std::map<std::string, std::string>(env.labels().begin(), env.labels().end()));
+  const std::string labels =
+      StringMapToJson(std::map<std::string, std::string>(env.labels().begin(), env.labels().end()));
   tx.exec_params(
       "UPDATE run SET environment = $2::jsonb, hostname = $3, driver_version = $4,"
       " cuda_driver_version = $5, cuda_runtime_version = $6, worker_version = $7,"
@@ -52,15 +51,15 @@ StatusOr<UploadCounts> PgStore::UploadMeasurements(
         tx.exec_params("SELECT worker_id, device_name FROM run WHERE id = $1", run_id);
     if (run.empty()) return NotFoundError("run " + std::to_string(run_id) + " not found");
     if (run[0][0].as<std::string>() != worker_id) {
-      return PermissionDeniedError("run " + std::to_string(run_id) +
-                                   " belongs to another worker");
+      return PermissionDeniedError("run " + std::to_string(run_id) + " belongs to another worker");
     }
     const std::string device_model = run[0][1].as<std::string>();
     if (!env_json.empty()) RecordEnvironment(tx, run_id, environment, env_json);
     UploadCounts counts;
     for (const v1::Measurement& m : measurements) {
-      ASSIGN_OR_RETURN(bool inserted,
-                       InsertMeasurement(tx, run_id, SeriesId(m.case_().canonical(), device_model), m));
+      ASSIGN_OR_RETURN(
+          bool inserted,
+          InsertMeasurement(tx, run_id, SeriesId(m.case_().canonical(), device_model), m));
       if (inserted) {
         ++counts.inserted;
       } else {

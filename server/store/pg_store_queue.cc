@@ -1,8 +1,7 @@
 // File: server/store/pg_store_queue.cc
 // The job queue: claim with FOR UPDATE SKIP LOCKED, lease extension, expiry, finishing, progress.
-#include <set>
-
 #include <pqxx/pqxx>
+#include <set>
 
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/job_row.h"
@@ -65,7 +64,8 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
         "UPDATE job j SET state = 'RUNNING', lease_owner = $2, lease_expiry = " + LeaseEndSql(3) +
             ", attempts = j.attempts + 1, current_run_id = $4, device_uuid = $5,"
             " started_at = coalesce(j.started_at, now()), points_done = 0, current_case = ''"
-            " WHERE j.id = $1 RETURNING " + JobColumns(),
+            " WHERE j.id = $1 RETURNING " +
+            JobColumns(),
         job_id, worker_id, static_cast<int64_t>(lease_duration.count()), run_id, device_uuid);
     Lease lease;
     ASSIGN_OR_RETURN(lease.job, JobFromRow(updated.at(0)));
@@ -82,8 +82,11 @@ StatusOr<LeaseRenewal> PgStore::ExtendLeases(const std::string& worker_id,
   return Run<LeaseRenewal>("ExtendLeases", [&](pqxx::work& tx) -> StatusOr<LeaseRenewal> {
     LeaseRenewal renewal;
     // now() is fixed for the transaction, so both statements compute the same expiry.
-    renewal.expiry = TimestampFromMicros(
-        tx.exec_params("SELECT " + MicrosSql(LeaseEndSql(1)), duration_ms).at(0).at(0).as<int64_t>());
+    renewal.expiry =
+        TimestampFromMicros(tx.exec_params("SELECT " + MicrosSql(LeaseEndSql(1)), duration_ms)
+                                .at(0)
+                                .at(0)
+                                .as<int64_t>());
     pqxx::result held = tx.exec_params(
         "UPDATE job SET lease_expiry = " + LeaseEndSql(3) +
             " WHERE id = ANY($2::bigint[]) AND state = 'RUNNING' AND lease_owner = $1"
@@ -174,19 +177,20 @@ StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_i
         run_state = "FAILED";
         break;
     }
-    pqxx::result updated = tx.exec_params(
-        "UPDATE job j SET " + job_update +
-            ", error = CASE WHEN $2::boolean THEN $3::text ELSE j.error END,"
-            " lease_owner = NULL, lease_expiry = NULL, current_case = ''"
-            " WHERE j.id = $1 RETURNING j.current_run_id",
-        job_id, outcome == v1::JOB_OUTCOME_FAILED, run_error);
+    pqxx::result updated =
+        tx.exec_params("UPDATE job j SET " + job_update +
+                           ", error = CASE WHEN $2::boolean THEN $3::text ELSE j.error END,"
+                           " lease_owner = NULL, lease_expiry = NULL, current_case = ''"
+                           " WHERE j.id = $1 RETURNING j.current_run_id",
+                       job_id, outcome == v1::JOB_OUTCOME_FAILED, run_error);
     const pqxx::field run_id = updated.at(0).at(0);
     if (!run_id.is_null()) {
       tx.exec_params("UPDATE run SET state = $2, error = $3, finished_at = now() WHERE id = $1",
                      run_id.as<int64_t>(), run_state, run_error);
     }
     if (outcome == v1::JOB_OUTCOME_RELEASED) NotifyJobQueued(tx, job_id);
-    pqxx::result job = tx.exec_params("SELECT " + JobColumns() + " FROM job j WHERE j.id = $1", job_id);
+    pqxx::result job =
+        tx.exec_params("SELECT " + JobColumns() + " FROM job j WHERE j.id = $1", job_id);
     return JobFromRow(job.at(0));
   });
 }

@@ -19,8 +19,8 @@ StatusOr<std::string> PgStore::RegisterWorker(const v1::RegisterRequest& registr
     device_json.push_back(std::move(json));
     uuids.push_back(d.uuid());
   }
-  const std::string labels = StringMapToJson(
-      std::map<std::string, std::string>(registration.labels().begin(), registration.labels().end()));
+  const std::string labels = StringMapToJson(std::map<std::string, std::string>(
+      registration.labels().begin(), registration.labels().end()));
   const std::string families = TextArrayLiteral(
       std::vector<std::string>(registration.families().begin(), registration.families().end()));
   return Run<std::string>("RegisterWorker", [&](pqxx::work& tx) -> StatusOr<std::string> {

@@ -4,6 +4,8 @@
 #ifndef WARPWATCH_SERVER_STORE_STORE_H_
 #define WARPWATCH_SERVER_STORE_STORE_H_
 
+#include <google/protobuf/timestamp.pb.h>
+
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -11,10 +13,9 @@
 #include <string>
 #include <vector>
 
-#include <google/protobuf/timestamp.pb.h>
-
 #include "common/status/status.h"
 #include "warpwatch/v1/common.pb.h"
+#include "warpwatch/v1/fleet.pb.h"
 #include "warpwatch/v1/job.pb.h"
 #include "warpwatch/v1/measurement.pb.h"
 #include "warpwatch/v1/worker.pb.h"
@@ -29,38 +30,38 @@ inline constexpr int kDefaultMaxAttempts = 3;
 
 // Which jobs ListJobs returns. Every set criterion must hold.
 struct JobFilter {
-  std::vector<v1::JobState> states;            // any of; empty = all
-  std::map<std::string, std::string> labels;   // every pair present in spec.labels
-  std::string gpu_model;  // a run of the job used a device of this exact model, or the selector
-                          // names it (exact text, glob included)
-  std::string gpu_uuid;   // a run used this device, or the selector names this uuid
-  v1::TimeRange created;  // created_at in [start, end); unset bounds are open
-  int page_size = 0;      // 0 = kDefaultJobPageSize; clamped to kMaxJobPageSize
-  std::string page_token; // JobPage::next_page_token of the previous page; empty = first page
+  std::vector<v1::JobState> states;           // any of; empty = all
+  std::map<std::string, std::string> labels;  // every pair present in spec.labels
+  std::string gpu_model;   // a run of the job used a device of this exact model, or the selector
+                           // names it (exact text, glob included)
+  std::string gpu_uuid;    // a run used this device, or the selector names this uuid
+  v1::TimeRange created;   // created_at in [start, end); unset bounds are open
+  int page_size = 0;       // 0 = kDefaultJobPageSize; clamped to kMaxJobPageSize
+  std::string page_token;  // JobPage::next_page_token of the previous page; empty = first page
 };
 
 struct JobPage {
-  std::vector<v1::Job> jobs;     // newest (highest id) first
-  std::string next_page_token;   // empty on the last page
+  std::vector<v1::Job> jobs;    // newest (highest id) first
+  std::string next_page_token;  // empty on the last page
 };
 
 // A job handed to a worker for one of its GPUs.
 struct Lease {
-  v1::Job job;                              // as stored after the claim (RUNNING, attempts counted)
-  int64_t run_id = 0;                       // the run created for (job, device)
-  google::protobuf::Timestamp expiry;       // the worker must heartbeat before this
+  v1::Job job;                         // as stored after the claim (RUNNING, attempts counted)
+  int64_t run_id = 0;                  // the run created for (job, device)
+  google::protobuf::Timestamp expiry;  // the worker must heartbeat before this
 };
 
 // What a heartbeat learned about the leases it tried to extend.
 struct LeaseRenewal {
-  std::vector<int64_t> lost_job_ids;        // not RUNNING under this worker any more: stop them
+  std::vector<int64_t> lost_job_ids;  // not RUNNING under this worker any more: stop them
   std::vector<int64_t> cancel_requested_job_ids;  // still held, but a user asked to cancel
-  google::protobuf::Timestamp expiry;       // new expiry of the leases still held
+  google::protobuf::Timestamp expiry;             // new expiry of the leases still held
 };
 
 struct UploadCounts {
   int inserted = 0;
-  int duplicates = 0;   // (run, case canonical) already stored: ignored
+  int duplicates = 0;  // (run, case canonical) already stored: ignored
 };
 
 // Wakes long-polls when jobs become claimable (PostgreSQL LISTEN/NOTIFY underneath).
@@ -115,15 +116,20 @@ class Store {
   virtual StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration) = 0;
   // Records a heartbeat (last_seen = now). NOT_FOUND for an unknown worker.
   virtual Status TouchWorker(const std::string& worker_id) = 0;
+  // Every registered worker with its devices (by CUDA ordinal) and its RUNNING jobs, sorted by
+  // hostname then id. state is ONLINE when last_seen >= now() - online_window, else OFFLINE
+  // (the database clock decides). `states` filters (empty = all).
+  virtual StatusOr<std::vector<v1::WorkerInfo>> ListWorkers(
+      std::chrono::milliseconds online_window, const std::vector<v1::WorkerState>& states) = 0;
 
   // ---- Queue (WorkerService) ----
 
   // Claims the best QUEUED job (priority desc, then oldest id) whose selector matches device
-  // `device_uuid` of this worker: model exact or glob (* and ?), uuid exact, every worker_labels pair
-  // on the worker. Sets it RUNNING, leased to the worker until now + lease_duration, attempts + 1,
-  // and creates the run row for (job, device). nullopt when no job matches. Concurrent claims never
-  // hand out one job twice (FOR UPDATE SKIP LOCKED). NOT_FOUND for an unknown worker, or a device
-  // not registered to this worker.
+  // `device_uuid` of this worker: model exact or glob (* and ?), uuid exact, every worker_labels
+  // pair on the worker. Sets it RUNNING, leased to the worker until now + lease_duration, attempts
+  // + 1, and creates the run row for (job, device). nullopt when no job matches. Concurrent claims
+  // never hand out one job twice (FOR UPDATE SKIP LOCKED). NOT_FOUND for an unknown worker, or a
+  // device not registered to this worker.
   virtual StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                                   const std::string& device_uuid,
                                                   std::chrono::milliseconds lease_duration) = 0;
@@ -137,6 +143,11 @@ class Store {
   // Their open runs are closed FAILED. Returns how many jobs were requeued or failed. Requeues
   // notify waiting long-polls.
   virtual StatusOr<int> RequeueExpiredLeases() = 0;
+  // RUNNING jobs whose current attempt (its run) started longer ago than their limit
+  // (spec.timeout_seconds, or `default_timeout` when that is 0) end FAILED with error
+  // "timed out after N s"; their open runs close FAILED with the same error. Their workers learn it
+  // as lost jobs at the next heartbeat. Returns how many jobs were failed.
+  virtual StatusOr<int> FailTimedOutJobs(std::chrono::milliseconds default_timeout) = 0;
   // Ends a job the worker holds (RUNNING with lease_owner == worker_id; FAILED_PRECONDITION
   // otherwise, NOT_FOUND for an unknown job): SUCCEEDED; FAILED with `error`; CANCELLED (only
   // after a cancel request, else FAILED_PRECONDITION); RELEASED puts it back to QUEUED without

@@ -17,9 +17,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <thread>
-
 #include <pqxx/pqxx>
+#include <thread>
 
 namespace warpwatch::testing {
 namespace {
@@ -61,17 +60,17 @@ StatusOr<std::string> MakeTempDir(const std::string& pattern) {
 // Returns the path of a complete initdb'd data dir owned by `user`, creating it on first use.
 // Safe when several test processes race: each builds its own copy and renames it into place.
 StatusOr<std::string> CachedInitdb(const RunAsUser& user) {
-  const std::string cache =
-      std::string(kCacheRoot) + "/pg15-uid" + std::to_string(user.switch_user ? user.uid : getuid());
+  const std::string cache = std::string(kCacheRoot) + "/pg15-uid" +
+                            std::to_string(user.switch_user ? user.uid : getuid());
   const std::string data = cache + "/data";
   if (fs::exists(cache + "/" + kCompleteMarker)) return data;
   mkdir(kCacheRoot, 0755);  // EEXIST is fine
   ASSIGN_OR_RETURN(std::string tmp, MakeTempDir(std::string(kCacheRoot) + "/build-XXXXXX"));
   RETURN_IF_ERROR(detail::ChownTo(tmp, user, false));
-  Status s = detail::RunToCompletion(
-      {Bin("initdb"), "-D", tmp + "/data", "-U", "postgres", "--auth=trust", "--encoding=UTF8",
-       "--no-locale", "--no-sync"},
-      user, tmp + "/initdb.log", std::chrono::seconds(120));
+  Status s =
+      detail::RunToCompletion({Bin("initdb"), "-D", tmp + "/data", "-U", "postgres", "--auth=trust",
+                               "--encoding=UTF8", "--no-locale", "--no-sync"},
+                              user, tmp + "/initdb.log", std::chrono::seconds(120));
   if (!s.ok()) {
     std::error_code ec;
     fs::remove_all(tmp, ec);
@@ -143,8 +142,8 @@ StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create() {
   };
   Status s = detail::ChownTo(dir, user, false);
   if (s.ok()) {
-    s = detail::RunToCompletion({"/bin/cp", "-a", cached, dir + "/data"}, user,
-                                dir + "/copy.log", std::chrono::seconds(60));
+    s = detail::RunToCompletion({"/bin/cp", "-a", cached, dir + "/data"}, user, dir + "/copy.log",
+                                std::chrono::seconds(60));
   }
   if (!s.ok()) {
     cleanup();
@@ -182,18 +181,35 @@ PostgresServer::~PostgresServer() {
 
 Status PostgresServer::StartProcess() {
   const std::string log = dir_ + "/postgres.log";
-  ASSIGN_OR_RETURN(
-      pid_t pid,
-      detail::Spawn({Bin("postgres"), "-D", dir_ + "/data", "-c", "port=" + std::to_string(port_),
-                     "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + dir_,
-                     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c",
-                     "full_page_writes=off", "-c", "shared_buffers=32MB", "-c",
-                     "max_connections=200", "-c", "dynamic_shared_memory_type=posix", "-c",
-                     "log_min_messages=warning", "-c", "logging_collector=off"},
-                    user_, log, /*die_with_parent=*/true));
+  ASSIGN_OR_RETURN(pid_t pid, detail::Spawn({Bin("postgres"),
+                                             "-D",
+                                             dir_ + "/data",
+                                             "-c",
+                                             "port=" + std::to_string(port_),
+                                             "-c",
+                                             "listen_addresses=127.0.0.1",
+                                             "-c",
+                                             "unix_socket_directories=" + dir_,
+                                             "-c",
+                                             "fsync=off",
+                                             "-c",
+                                             "synchronous_commit=off",
+                                             "-c",
+                                             "full_page_writes=off",
+                                             "-c",
+                                             "shared_buffers=32MB",
+                                             "-c",
+                                             "max_connections=200",
+                                             "-c",
+                                             "dynamic_shared_memory_type=posix",
+                                             "-c",
+                                             "log_min_messages=warning",
+                                             "-c",
+                                             "logging_collector=off"},
+                                            user_, log, /*die_with_parent=*/true));
   pid_ = pid;
-  const std::string conninfo =
-      "host=127.0.0.1 port=" + std::to_string(port_) + " user=postgres dbname=postgres connect_timeout=2";
+  const std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port_) +
+                               " user=postgres dbname=postgres connect_timeout=2";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     int status = 0;

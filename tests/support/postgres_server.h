@@ -49,7 +49,7 @@ class PostgresServer {
   // Spawns postgres and waits until it answers; INTERNAL with the server log otherwise.
   Status StartProcess();
 
-  std::string dir_;           // temp dir: data/, the unix socket, postgres.log
+  std::string dir_;  // temp dir: data/, the unix socket, postgres.log
   detail::RunAsUser user_;
   int port_;
   pid_t pid_ = -1;

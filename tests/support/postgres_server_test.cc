@@ -2,13 +2,11 @@
 #include "tests/support/postgres_server.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
 #include <pqxx/pqxx>
 
 #include "tests/support/postgres_test.h"
@@ -78,18 +76,18 @@ TEST(PostgresServerTest, CreateRemovesDirectoriesOfDeadTestProcesses) {
 TEST_F(PostgresTest, EachTestGetsAnEmptyDatabase) {
   pqxx::connection conn(url_);
   pqxx::nontransaction tx(conn);
-  EXPECT_EQ(tx.exec("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
-                .at(0).at(0).as<int>(),
-            0);
+  EXPECT_EQ(
+      tx.exec("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").at(0).at(0).as<int>(),
+      0);
   tx.exec("CREATE TABLE only_here (x int)");
 }
 
 TEST_F(PostgresTest, ASecondTestDoesNotSeeTheFirstOnesTables) {
   pqxx::connection conn(url_);
   pqxx::nontransaction tx(conn);
-  EXPECT_EQ(tx.exec("SELECT count(*) FROM pg_tables WHERE tablename = 'only_here'")
-                .at(0).at(0).as<int>(),
-            0);
+  EXPECT_EQ(
+      tx.exec("SELECT count(*) FROM pg_tables WHERE tablename = 'only_here'").at(0).at(0).as<int>(),
+      0);
 }
 
 }  // namespace

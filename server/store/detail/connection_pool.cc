@@ -24,9 +24,8 @@ ConnectionPool::~ConnectionPool() = default;
 StatusOr<ConnectionPool::Handle> ConnectionPool::Acquire() {
   {
     std::unique_lock<std::mutex> lock(mu_);
-    const bool got = cv_.wait_for(lock, options_.acquire_timeout, [this] {
-      return !idle_.empty() || open_ < options_.max_size;
-    });
+    const bool got = cv_.wait_for(lock, options_.acquire_timeout,
+                                  [this] { return !idle_.empty() || open_ < options_.max_size; });
     if (!got) {
       return UnavailableError("no free database connection within " +
                               std::to_string(options_.acquire_timeout.count()) + " ms");

@@ -8,17 +8,16 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <pqxx/connection>
 #include <string>
 #include <vector>
-
-#include <pqxx/connection>
 
 #include "common/status/status.h"
 
 namespace warpwatch::server::detail {
 
 struct PoolOptions {
-  std::string url;                               // used as given (see WithConnectTimeout)
+  std::string url;  // used as given (see WithConnectTimeout)
   int max_size = 8;
   std::chrono::milliseconds acquire_timeout{1000};
   std::chrono::milliseconds statement_timeout{0};  // 0 = server default

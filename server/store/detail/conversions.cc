@@ -1,23 +1,29 @@
 // File: server/store/detail/conversions.cc
 #include "server/store/detail/conversions.h"
 
-#include <charconv>
-#include <cmath>
-
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/time_util.h>
+
+#include <charconv>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace warpwatch::server::detail {
 
 std::string JobStateName(v1::JobState state) {
   switch (state) {
-    case v1::JOB_STATE_QUEUED: return "QUEUED";
-    case v1::JOB_STATE_RUNNING: return "RUNNING";
-    case v1::JOB_STATE_SUCCEEDED: return "SUCCEEDED";
-    case v1::JOB_STATE_FAILED: return "FAILED";
-    case v1::JOB_STATE_CANCELLED: return "CANCELLED";
-    default: return "";
+    case v1::JOB_STATE_QUEUED:
+      return "QUEUED";
+    case v1::JOB_STATE_RUNNING:
+      return "RUNNING";
+    case v1::JOB_STATE_SUCCEEDED:
+      return "SUCCEEDED";
+    case v1::JOB_STATE_FAILED:
+      return "FAILED";
+    case v1::JOB_STATE_CANCELLED:
+      return "CANCELLED";
+    default:
+      return "";
   }
 }
 
@@ -48,8 +54,8 @@ StatusOr<std::string> MessageToJson(const google::protobuf::Message& message) {
   std::string out;
   auto status = google::protobuf::util::MessageToJsonString(message, &out, options);
   if (!status.ok()) {
-    return InternalError("encoding " + message.GetTypeName() + " as JSON: " +
-                         std::string(status.message()));
+    return InternalError("encoding " + message.GetTypeName() +
+                         " as JSON: " + std::string(status.message()));
   }
   return out;
 }

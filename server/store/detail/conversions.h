@@ -4,13 +4,13 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_CONVERSIONS_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_CONVERSIONS_H_
 
+#include <google/protobuf/message.h>
+#include <google/protobuf/timestamp.pb.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <google/protobuf/message.h>
-#include <google/protobuf/timestamp.pb.h>
 
 #include "common/status/status.h"
 #include "warpwatch/v1/common.pb.h"
@@ -40,7 +40,7 @@ StatusOr<std::map<std::string, std::string>> StringMapFromJson(const std::string
 
 // PostgreSQL array literals ("{1,2}"), passed as text parameters and cast in SQL.
 std::string BigintArrayLiteral(const std::vector<int64_t>& values);
-std::string DoubleArrayLiteral(const std::vector<double>& values);   // NaN/Infinity spelled out
+std::string DoubleArrayLiteral(const std::vector<double>& values);  // NaN/Infinity spelled out
 std::string BoolArrayLiteral(const std::vector<bool>& values);
 std::string TextArrayLiteral(const std::vector<std::string>& values);  // elements quoted
 

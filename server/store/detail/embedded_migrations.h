@@ -8,8 +8,8 @@
 namespace warpwatch::server::detail {
 
 struct EmbeddedFile {
-  const char* name;   // "0001_initial.sql"
-  const char* text;   // NUL-terminated contents
+  const char* name;  // "0001_initial.sql"
+  const char* text;  // NUL-terminated contents
 };
 
 // Sorted by name.

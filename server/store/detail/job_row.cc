@@ -33,7 +33,8 @@ StatusOr<v1::Job> JobFromRow(const pqxx::row& row) {
   job.set_device_uuid(row[13].as<std::string>());
   job.set_current_case(row[14].as<std::string>());
   job.set_cancel_requested(row[15].as<bool>());
-  if (job.lease_expiry().seconds() == 0 && job.lease_expiry().nanos() == 0) job.clear_lease_expiry();
+  if (job.lease_expiry().seconds() == 0 && job.lease_expiry().nanos() == 0)
+    job.clear_lease_expiry();
   if (job.started_at().seconds() == 0 && job.started_at().nanos() == 0) job.clear_started_at();
   if (job.finished_at().seconds() == 0 && job.finished_at().nanos() == 0) job.clear_finished_at();
   return job;

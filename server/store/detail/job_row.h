@@ -3,9 +3,8 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_JOB_ROW_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_JOB_ROW_H_
 
-#include <string>
-
 #include <pqxx/row>
+#include <string>
 
 #include "common/status/status.h"
 #include "warpwatch/v1/job.pb.h"

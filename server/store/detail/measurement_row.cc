@@ -3,9 +3,8 @@
 
 #include <charconv>
 #include <map>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "server/store/detail/conversions.h"
 
@@ -14,20 +13,29 @@ namespace {
 
 std::string PointStatusName(v1::PointStatus s) {
   switch (s) {
-    case v1::POINT_STATUS_OK: return "OK";
-    case v1::POINT_STATUS_FAILED: return "FAILED";
-    case v1::POINT_STATUS_SKIPPED: return "SKIPPED";
-    default: return "UNSPECIFIED";
+    case v1::POINT_STATUS_OK:
+      return "OK";
+    case v1::POINT_STATUS_FAILED:
+      return "FAILED";
+    case v1::POINT_STATUS_SKIPPED:
+      return "SKIPPED";
+    default:
+      return "UNSPECIFIED";
   }
 }
 
 std::string LimiterName(v1::OccupancyLimiter l) {
   switch (l) {
-    case v1::OCCUPANCY_LIMITER_WARPS: return "WARPS";
-    case v1::OCCUPANCY_LIMITER_REGISTERS: return "REGISTERS";
-    case v1::OCCUPANCY_LIMITER_SHARED_MEMORY: return "SHARED_MEMORY";
-    case v1::OCCUPANCY_LIMITER_BLOCKS: return "BLOCKS";
-    default: return "UNSPECIFIED";
+    case v1::OCCUPANCY_LIMITER_WARPS:
+      return "WARPS";
+    case v1::OCCUPANCY_LIMITER_REGISTERS:
+      return "REGISTERS";
+    case v1::OCCUPANCY_LIMITER_SHARED_MEMORY:
+      return "SHARED_MEMORY";
+    case v1::OCCUPANCY_LIMITER_BLOCKS:
+      return "BLOCKS";
+    default:
+      return "UNSPECIFIED";
   }
 }
 

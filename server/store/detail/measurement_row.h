@@ -3,9 +3,8 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 
-#include <string>
-
 #include <pqxx/transaction>
+#include <string>
 
 #include "common/status/status.h"
 #include "warpwatch/v1/measurement.pb.h"

@@ -2,7 +2,6 @@
 #include "server/store/detail/pg_errors.h"
 
 #include <exception>
-
 #include <pqxx/except>
 
 namespace warpwatch::server::detail {
@@ -21,7 +20,8 @@ ClassifiedError ClassifyCurrentException(const std::string& what) {
     const std::string state = e.sqlstate();
     // Class 08: connection exception; 57P01-57P03: admin/crash shutdown, cannot connect now.
     if (state.rfind("08", 0) == 0 || state == "57P01" || state == "57P02" || state == "57P03") {
-      return {PgFailure::kConnection, UnavailableError(what + ": database unavailable: " + e.what())};
+      return {PgFailure::kConnection,
+              UnavailableError(what + ": database unavailable: " + e.what())};
     }
     if (state == "57014") {
       return {PgFailure::kOther, DeadlineExceededError(what + ": statement timeout: " + e.what())};

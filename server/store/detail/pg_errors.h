@@ -11,9 +11,9 @@ namespace warpwatch::server::detail {
 
 // How the exception being handled should be treated.
 enum class PgFailure {
-  kConnection,     // connection lost or database shutting down/starting: UNAVAILABLE
-  kRetryable,      // serialization failure or deadlock: ABORTED, worth retrying
-  kOther,          // anything else
+  kConnection,  // connection lost or database shutting down/starting: UNAVAILABLE
+  kRetryable,   // serialization failure or deadlock: ABORTED, worth retrying
+  kOther,       // anything else
 };
 
 struct ClassifiedError {

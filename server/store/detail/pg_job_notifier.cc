@@ -2,7 +2,6 @@
 #include "server/store/detail/pg_job_notifier.h"
 
 #include <algorithm>
-
 #include <pqxx/pqxx>
 
 namespace warpwatch::server::detail {
@@ -20,14 +19,13 @@ class Receiver : public pqxx::notification_receiver {
   PgJobNotifier* notifier_;
 };
 
-constexpr std::chrono::milliseconds kPollSlice{100};     // how often the thread checks stop_
+constexpr std::chrono::milliseconds kPollSlice{100};  // how often the thread checks stop_
 constexpr std::chrono::milliseconds kMinBackoff{100};
 constexpr std::chrono::milliseconds kMaxBackoff{1000};
 
 }  // namespace
 
-PgJobNotifier::PgJobNotifier(std::string url)
-    : url_(std::move(url)), thread_([this] { Loop(); }) {}
+PgJobNotifier::PgJobNotifier(std::string url) : url_(std::move(url)), thread_([this] { Loop(); }) {}
 
 PgJobNotifier::~PgJobNotifier() {
   stop_ = true;

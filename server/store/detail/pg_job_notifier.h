@@ -47,7 +47,7 @@ class PgJobNotifier : public JobNotifier {
   uint64_t generation_ = 0;  // guarded by mu_
   std::atomic<bool> listening_{false};
   std::atomic<bool> stop_{false};
-  std::thread thread_;       // last member: started after the others exist
+  std::thread thread_;  // last member: started after the others exist
 };
 
 }  // namespace warpwatch::server::detail

@@ -4,10 +4,9 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_TRANSACT_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_TRANSACT_H_
 
+#include <pqxx/transaction>
 #include <string>
 #include <utility>
-
-#include <pqxx/transaction>
 
 #include "common/status/status.h"
 #include "server/store/detail/connection_pool.h"

@@ -33,9 +33,8 @@ TEST_F(AvailabilityTest, CallsAnswerUnavailableQuicklyWhileTheDatabaseIsDownThen
   ExpectQuicklyUnavailable("GetJob", [&] { return store_->GetJob(job.id()).status(); });
   ExpectQuicklyUnavailable("EnqueueJob",
                            [&] { return store_->EnqueueJob(MakeSpec(), 1, "x").status(); });
-  ExpectQuicklyUnavailable("ClaimJob", [&] {
-    return store_->ClaimJob(w, "GPU-1", std::chrono::seconds(5)).status();
-  });
+  ExpectQuicklyUnavailable(
+      "ClaimJob", [&] { return store_->ClaimJob(w, "GPU-1", std::chrono::seconds(5)).status(); });
   ExpectQuicklyUnavailable("ListJobs", [&] { return store_->ListJobs(JobFilter()).status(); });
   ExpectQuicklyUnavailable("Ping again", [&] { return store_->Ping(); });
 
@@ -58,7 +57,8 @@ TEST_F(AvailabilityTest, ManyConcurrentCallsWhileDownAllAnswerWithinTheBound) {
     threads.emplace_back([&, i] {
       const auto start = Clock::now();
       results[i] = store_->Ping();
-      took_ms[i] = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+      took_ms[i] =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     });
   }
   for (std::thread& t : threads) t.join();

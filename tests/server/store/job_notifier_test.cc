@@ -49,7 +49,8 @@ TEST_F(JobNotifierTest, EnqueueWakesAWaiterWithinMilliseconds) {
 TEST_F(JobNotifierTest, WaitTimesOutWhenNothingIsQueued) {
   WaitUntilListening();
   const auto start = Clock::now();
-  EXPECT_FALSE(store_->job_notifier().WaitForJob(store_->job_notifier().Generation(), milliseconds(200)));
+  EXPECT_FALSE(
+      store_->job_notifier().WaitForJob(store_->job_notifier().Generation(), milliseconds(200)));
   EXPECT_GE(Clock::now() - start, milliseconds(190));
 }
 

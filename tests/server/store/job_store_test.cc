@@ -1,10 +1,9 @@
 // Tests of the JobService side of the PostgreSQL store: enqueue, get, list, cancel.
+#include <google/protobuf/util/time_util.h>
 #include <gtest/gtest.h>
 
 #include <set>
 #include <thread>
-
-#include <google/protobuf/util/time_util.h>
 
 #include "tests/server/store/store_test_util.h"
 
@@ -103,7 +102,8 @@ TEST_F(JobStoreTest, ListFiltersByStateAndLabels) {
 
 TEST_F(JobStoreTest, ListFiltersByGpuModelAndUuidOfSelectorOrRun) {
   const std::string worker = Register({MakeDevice("GPU-1", "NVIDIA H100 80GB HBM3")});
-  const v1::Job named = Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("NVIDIA A100"); });
+  const v1::Job named =
+      Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("NVIDIA A100"); });
   const v1::Job ran = Enqueue();
   ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(worker, "GPU-1", std::chrono::seconds(30)));
   ASSERT_TRUE(lease.has_value());

@@ -57,10 +57,14 @@ TEST_F(MeasurementStoreTest, UploadIsIdempotentOnRunAndCase) {
   EXPECT_EQ(retry.duplicates, 2);
   pqxx::connection conn(url_);
   pqxx::nontransaction tx(conn);
-  EXPECT_EQ(tx.exec_params1("SELECT count(*) FROM measurement WHERE run_id = $1", run_id_)[0].as<int>(), 3);
-  EXPECT_DOUBLE_EQ(tx.exec_params1("SELECT median_seconds FROM measurement WHERE case_canonical = $1",
-                                   std::string("memory.copy/coalesced?n=1"))[0].as<double>(),
-                   1e-3);
+  EXPECT_EQ(
+      tx.exec_params1("SELECT count(*) FROM measurement WHERE run_id = $1", run_id_)[0].as<int>(),
+      3);
+  EXPECT_DOUBLE_EQ(
+      tx.exec_params1("SELECT median_seconds FROM measurement WHERE case_canonical = $1",
+                      std::string("memory.copy/coalesced?n=1"))[0]
+          .as<double>(),
+      1e-3);
 }
 
 TEST_F(MeasurementStoreTest, EveryFieldLandsInItsColumn) {
@@ -91,7 +95,8 @@ TEST_F(MeasurementStoreTest, EveryFieldLandsInItsColumn) {
   EXPECT_EQ(row[9].as<int64_t>(), run_id_);
   EXPECT_EQ(row[10].as<std::string>(), "1048576");
   EXPECT_EQ(row[11].as<std::string>(), "OK");
-  pqxx::row run = tx.exec_params1("SELECT hostname, driver_version FROM run WHERE id = $1", run_id_);
+  pqxx::row run =
+      tx.exec_params1("SELECT hostname, driver_version FROM run WHERE id = $1", run_id_);
   EXPECT_EQ(run[0].as<std::string>(), "node-1");
   EXPECT_EQ(run[1].as<std::string>(), "580.65");
 }

@@ -3,10 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <pqxx/pqxx>
 #include <thread>
 #include <vector>
-
-#include <pqxx/pqxx>
 
 #include "tests/server/store/store_test_util.h"
 #include "tests/support/postgres_test.h"
@@ -57,7 +56,9 @@ TEST_F(MigrationsTest, ApplyEveryMigrationAndCreateTheTables) {
   for (const char* table :
        {"device", "worker", "job", "run", "measurement", "regression", "schedule"}) {
     EXPECT_TRUE(tx.exec_params("SELECT to_regclass($1) IS NOT NULL", std::string(table))
-                    .at(0).at(0).as<bool>())
+                    .at(0)
+                    .at(0)
+                    .as<bool>())
         << table;
   }
 }

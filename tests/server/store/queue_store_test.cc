@@ -67,7 +67,8 @@ TEST_F(QueueStoreTest, ManyThreadsClaimingNeverGetTheSameJob) {
   constexpr int kThreads = 8;
   constexpr int kJobs = 300;
   std::vector<v1::Device> devices;
-  for (int t = 0; t < kThreads; ++t) devices.push_back(MakeDevice("GPU-" + std::to_string(t), "NVIDIA H100"));
+  for (int t = 0; t < kThreads; ++t)
+    devices.push_back(MakeDevice("GPU-" + std::to_string(t), "NVIDIA H100"));
   const std::string w = Register(devices);
   for (int i = 0; i < kJobs; ++i) Enqueue();
 
@@ -97,13 +98,16 @@ TEST_F(QueueStoreTest, ManyThreadsClaimingNeverGetTheSameJob) {
 }
 
 TEST_F(QueueStoreTest, ModelSelectorMatchesExactlyOrByGlob) {
-  const std::string w = Register({MakeDevice("GPU-H", "NVIDIA H100 80GB HBM3"),
-                                  MakeDevice("GPU-A", "NVIDIA A100-SXM4-40GB")});
-  const v1::Job exact = Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("NVIDIA A100-SXM4-40GB"); });
-  const v1::Job glob = Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("*H100*"); });
+  const std::string w = Register(
+      {MakeDevice("GPU-H", "NVIDIA H100 80GB HBM3"), MakeDevice("GPU-A", "NVIDIA A100-SXM4-40GB")});
+  const v1::Job exact =
+      Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("NVIDIA A100-SXM4-40GB"); });
+  const v1::Job glob =
+      Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("*H100*"); });
   // "_" and "%" are literal in a glob: this matches neither GPU.
   Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("NVIDIA_H100%"); });
-  const v1::Job single = Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("NVIDIA ?100 80GB HBM3"); });
+  const v1::Job single =
+      Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("NVIDIA ?100 80GB HBM3"); });
 
   std::optional<Lease> h1 = Claim(w, "GPU-H");
   std::optional<Lease> h2 = Claim(w, "GPU-H");
@@ -119,7 +123,8 @@ TEST_F(QueueStoreTest, ModelSelectorMatchesExactlyOrByGlob) {
 }
 
 TEST_F(QueueStoreTest, UuidSelectorMatchesOnlyThatGpu) {
-  const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100"), MakeDevice("GPU-2", "NVIDIA H100")});
+  const std::string w =
+      Register({MakeDevice("GPU-1", "NVIDIA H100"), MakeDevice("GPU-2", "NVIDIA H100")});
   const v1::Job job = Enqueue([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_uuid("GPU-2"); });
   EXPECT_FALSE(Claim(w, "GPU-1").has_value());
   std::optional<Lease> lease = Claim(w, "GPU-2");
@@ -129,7 +134,8 @@ TEST_F(QueueStoreTest, UuidSelectorMatchesOnlyThatGpu) {
 
 TEST_F(QueueStoreTest, WorkerLabelSelectorNeedsEveryPairOnTheWorker) {
   const std::string plain = Register({MakeDevice("GPU-1", "NVIDIA H100")}, {{"rack", "a"}});
-  const std::string lab = Register({MakeDevice("GPU-2", "NVIDIA H100")}, {{"rack", "a"}, {"pool", "lab"}});
+  const std::string lab =
+      Register({MakeDevice("GPU-2", "NVIDIA H100")}, {{"rack", "a"}, {"pool", "lab"}});
   const v1::Job job = Enqueue([](v1::JobSpec& s) {
     (*s.mutable_selector()->mutable_worker_labels())["rack"] = "a";
     (*s.mutable_selector()->mutable_worker_labels())["pool"] = "lab";
@@ -195,7 +201,8 @@ TEST_F(QueueStoreTest, ExpiredLeaseOfACancelledJobEndsItCancelled) {
 }
 
 TEST_F(QueueStoreTest, ExtendLeasesReportsLostAndCancelledJobs) {
-  const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100"), MakeDevice("GPU-2", "NVIDIA H100")});
+  const std::string w =
+      Register({MakeDevice("GPU-1", "NVIDIA H100"), MakeDevice("GPU-2", "NVIDIA H100")});
   const v1::Job a = Enqueue();
   const v1::Job b = Enqueue();
   std::optional<Lease> la = Claim(w, "GPU-1", seconds(5));
@@ -209,7 +216,8 @@ TEST_F(QueueStoreTest, ExtendLeasesReportsLostAndCancelledJobs) {
   ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(a.id()));
   EXPECT_EQ(after.lease_expiry().SerializeAsString(), r.expiry.SerializeAsString());
   // Another worker extends nothing.
-  ASSERT_OK_AND_ASSIGN(LeaseRenewal other, store_->ExtendLeases("someone-else", {a.id()}, seconds(60)));
+  ASSERT_OK_AND_ASSIGN(LeaseRenewal other,
+                       store_->ExtendLeases("someone-else", {a.id()}, seconds(60)));
   EXPECT_EQ(other.lost_job_ids, std::vector<int64_t>{a.id()});
 }
 
@@ -227,7 +235,8 @@ TEST_F(QueueStoreTest, FinishFailedKeepsTheError) {
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   const v1::Job job = Enqueue();
   ASSERT_TRUE(Claim(w, "GPU-1").has_value());
-  ASSERT_OK_AND_ASSIGN(v1::Job done, store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_FAILED, "child crashed"));
+  ASSERT_OK_AND_ASSIGN(v1::Job done,
+                       store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_FAILED, "child crashed"));
   EXPECT_EQ(done.state(), v1::JOB_STATE_FAILED);
   EXPECT_EQ(done.error(), "child crashed");
 }

@@ -19,16 +19,16 @@
 
 namespace warpwatch::server::testing {
 
-#define ASSERT_OK(expr)                                  \
-  do {                                                   \
-    const ::warpwatch::Status _s = (expr);               \
+#define ASSERT_OK(expr)                                     \
+  do {                                                      \
+    const ::warpwatch::Status _s = (expr);                  \
     ASSERT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
   } while (0)
 
 // A value or a failed assertion (use in test bodies only).
-#define ASSERT_OK_AND_ASSIGN(lhs, expr)                                          \
-  auto WW_STATUS_CONCAT_(_sor_, __LINE__) = (expr);                              \
-  ASSERT_TRUE(WW_STATUS_CONCAT_(_sor_, __LINE__).ok())                           \
+#define ASSERT_OK_AND_ASSIGN(lhs, expr)                                           \
+  auto WW_STATUS_CONCAT_(_sor_, __LINE__) = (expr);                               \
+  ASSERT_TRUE(WW_STATUS_CONCAT_(_sor_, __LINE__).ok())                            \
       << #expr << ": " << WW_STATUS_CONCAT_(_sor_, __LINE__).status().ToString(); \
   lhs = std::move(WW_STATUS_CONCAT_(_sor_, __LINE__)).value()
 

@@ -53,13 +53,15 @@ StatusOr<RunAsUser> ChildUser() {
   if (!s.ok() && !LookUp(kFallbackUser, &user)) {
     return s.Annotate("creating system user warpwatch-test");
   }
-  if (!LookUp(kFallbackUser, &user)) return InternalError("user warpwatch-test missing after useradd");
+  if (!LookUp(kFallbackUser, &user))
+    return InternalError("user warpwatch-test missing after useradd");
   return user;
 }
 
 Status ChownTo(const std::string& path, const RunAsUser& user, bool recursive) {
   if (!user.switch_user) return OkStatus();
-  if (lchown(path.c_str(), user.uid, user.gid) != 0) return InternalError(ErrnoText("chown " + path));
+  if (lchown(path.c_str(), user.uid, user.gid) != 0)
+    return InternalError(ErrnoText("chown " + path));
   if (!recursive) return OkStatus();
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(path, ec);

@@ -17,7 +17,7 @@ namespace warpwatch::testing::detail {
 // Who child processes run as: the current user, or (when euid is 0) Debian's `postgres` user, or a
 // system user `warpwatch-test` created on first use.
 struct RunAsUser {
-  bool switch_user = false;   // false: run as the current user
+  bool switch_user = false;  // false: run as the current user
   uid_t uid = 0;
   gid_t gid = 0;
   std::string name;
