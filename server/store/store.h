@@ -15,6 +15,7 @@
 
 #include "common/status/status.h"
 #include "warpwatch/v1/common.pb.h"
+#include "warpwatch/v1/fleet.pb.h"
 #include "warpwatch/v1/job.pb.h"
 #include "warpwatch/v1/measurement.pb.h"
 #include "warpwatch/v1/worker.pb.h"
@@ -115,6 +116,11 @@ class Store {
   virtual StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration) = 0;
   // Records a heartbeat (last_seen = now). NOT_FOUND for an unknown worker.
   virtual Status TouchWorker(const std::string& worker_id) = 0;
+  // Every registered worker with its devices (by CUDA ordinal) and its RUNNING jobs, sorted by
+  // hostname then id. state is ONLINE when last_seen >= now() - online_window, else OFFLINE
+  // (the database clock decides). `states` filters (empty = all).
+  virtual StatusOr<std::vector<v1::WorkerInfo>> ListWorkers(
+      std::chrono::milliseconds online_window, const std::vector<v1::WorkerState>& states) = 0;
 
   // ---- Queue (WorkerService) ----
 
@@ -137,6 +143,11 @@ class Store {
   // Their open runs are closed FAILED. Returns how many jobs were requeued or failed. Requeues
   // notify waiting long-polls.
   virtual StatusOr<int> RequeueExpiredLeases() = 0;
+  // RUNNING jobs whose current attempt (its run) started longer ago than their limit
+  // (spec.timeout_seconds, or `default_timeout` when that is 0) end FAILED with error
+  // "timed out after N s"; their open runs close FAILED with the same error. Their workers learn it
+  // as lost jobs at the next heartbeat. Returns how many jobs were failed.
+  virtual StatusOr<int> FailTimedOutJobs(std::chrono::milliseconds default_timeout) = 0;
   // Ends a job the worker holds (RUNNING with lease_owner == worker_id; FAILED_PRECONDITION
   // otherwise, NOT_FOUND for an unknown job): SUCCEEDED; FAILED with `error`; CANCELLED (only
   // after a cancel request, else FAILED_PRECONDITION); RELEASED puts it back to QUEUED without

@@ -1,7 +1,7 @@
 // File: server/store/detail/pg_store_impl.h
 // The PostgreSQL Store's class, shared by its source files, one per concern:
 // pg_store.cc (setup, Ping), pg_store_jobs.cc, pg_store_workers.cc, pg_store_queue.cc,
-// pg_store_measurements.cc.
+// pg_store_measurements.cc, pg_store_fleet.cc (worker listing), pg_store_timeouts.cc.
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 
@@ -30,6 +30,9 @@ class PgStore : public Store {
 
   StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration) override;
   Status TouchWorker(const std::string& worker_id) override;
+  StatusOr<std::vector<v1::WorkerInfo>> ListWorkers(
+      std::chrono::milliseconds online_window,
+      const std::vector<v1::WorkerState>& states) override;
 
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                           const std::string& device_uuid,
@@ -38,6 +41,7 @@ class PgStore : public Store {
                                       const std::vector<int64_t>& job_ids,
                                       std::chrono::milliseconds lease_duration) override;
   StatusOr<int> RequeueExpiredLeases() override;
+  StatusOr<int> FailTimedOutJobs(std::chrono::milliseconds default_timeout) override;
   StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id, v1::JobOutcome outcome,
                               const std::string& error) override;
   StatusOr<bool> UpdateProgress(const std::string& worker_id, int64_t job_id, int64_t points_done,

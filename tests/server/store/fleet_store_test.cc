@@ -1,0 +1,165 @@
+// Tests of the fleet view (ListWorkers) and the per-job timeout (FailTimedOutJobs) in the
+// PostgreSQL store.
+#include <gtest/gtest.h>
+
+#include <pqxx/pqxx>
+
+#include "tests/server/store/store_test_util.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+class FleetStoreTest : public StoreTest {
+ protected:
+  // Runs one statement on the test database directly (to age rows).
+  void Exec(const std::string& sql) {
+    pqxx::connection conn(url_);
+    pqxx::work tx(conn);
+    tx.exec(sql);
+    tx.commit();
+  }
+
+  std::vector<v1::WorkerInfo> List(milliseconds window = seconds(30),
+                                   std::vector<v1::WorkerState> states = {}) {
+    StatusOr<std::vector<v1::WorkerInfo>> r = store_->ListWorkers(window, states);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? *r : std::vector<v1::WorkerInfo>();
+  }
+};
+
+TEST_F(FleetStoreTest, ListWorkersShowsDevicesLabelsAndFamilies) {
+  v1::Device d0 = MakeDevice("GPU-A", "NVIDIA H100");
+  d0.set_index(0);
+  v1::Device d1 = MakeDevice("GPU-B", "NVIDIA H100");
+  d1.set_index(1);
+  const std::string w = Register({d1, d0}, {{"rack", "r7"}});
+  std::vector<v1::WorkerInfo> workers = List();
+  ASSERT_EQ(workers.size(), 1u);
+  const v1::WorkerInfo& info = workers[0];
+  EXPECT_EQ(info.id(), w);
+  EXPECT_EQ(info.hostname(), "node-1");
+  EXPECT_EQ(info.version(), "test");
+  EXPECT_EQ(info.labels().at("rack"), "r7");
+  ASSERT_EQ(info.families_size(), 1);
+  EXPECT_EQ(info.families(0), "memory.copy");
+  ASSERT_EQ(info.devices_size(), 2);
+  EXPECT_EQ(info.devices(0).uuid(), "GPU-A");  // by ordinal
+  EXPECT_EQ(info.devices(1).uuid(), "GPU-B");
+  EXPECT_EQ(info.devices(0).sm_count(), 132);
+  EXPECT_EQ(info.state(), v1::WORKER_STATE_ONLINE);
+  EXPECT_GT(info.last_seen().seconds(), 0);
+  EXPECT_TRUE(info.running_jobs().empty());
+}
+
+TEST_F(FleetStoreTest, ListWorkersShowsTheJobRunningOnEachDevice) {
+  const std::string w = Register({MakeDevice("GPU-A", "NVIDIA H100"),
+                                  MakeDevice("GPU-B", "NVIDIA H100")});
+  const v1::Job job = Enqueue();
+  ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-B", seconds(30)));
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_OK_AND_ASSIGN(bool cancel, store_->UpdateProgress(w, job.id(), 3, 10, "memory.copy/x"));
+  EXPECT_FALSE(cancel);
+  std::vector<v1::WorkerInfo> workers = List();
+  ASSERT_EQ(workers.size(), 1u);
+  ASSERT_EQ(workers[0].running_jobs_size(), 1);
+  const v1::RunningJob& running = workers[0].running_jobs(0);
+  EXPECT_EQ(running.device_uuid(), "GPU-B");
+  EXPECT_EQ(running.job_id(), job.id());
+  EXPECT_EQ(running.points_done(), 3);
+  EXPECT_EQ(running.points_total(), 10);
+  EXPECT_EQ(running.current_case(), "memory.copy/x");
+  EXPECT_GT(running.lease_expiry().seconds(), running.started_at().seconds());
+}
+
+TEST_F(FleetStoreTest, WorkersNotSeenWithinTheWindowAreOfflineAndFilterable) {
+  const std::string fresh = Register({MakeDevice("GPU-A", "NVIDIA H100")});
+  const std::string stale = Register({MakeDevice("GPU-B", "NVIDIA H100")});
+  Exec("UPDATE worker SET last_seen = now() - interval '10 minutes' WHERE id = '" + stale + "'");
+  std::map<std::string, v1::WorkerState> states;
+  for (const v1::WorkerInfo& info : List(seconds(60))) states[info.id()] = info.state();
+  EXPECT_EQ(states[fresh], v1::WORKER_STATE_ONLINE);
+  EXPECT_EQ(states[stale], v1::WORKER_STATE_OFFLINE);
+
+  std::vector<v1::WorkerInfo> offline = List(seconds(60), {v1::WORKER_STATE_OFFLINE});
+  ASSERT_EQ(offline.size(), 1u);
+  EXPECT_EQ(offline[0].id(), stale);
+  // A heartbeat brings it back.
+  ASSERT_OK(store_->TouchWorker(stale));
+  EXPECT_EQ(List(seconds(60), {v1::WORKER_STATE_OFFLINE}).size(), 0u);
+}
+
+TEST_F(FleetStoreTest, ListWorkersOfAnEmptyFleetIsEmpty) { EXPECT_TRUE(List().empty()); }
+
+TEST_F(FleetStoreTest, JobsPastTheirOwnTimeoutFailWithTheReason) {
+  const std::string w = Register({MakeDevice("GPU-A", "NVIDIA H100")});
+  const v1::Job job = Enqueue([](v1::JobSpec& s) { s.set_timeout_seconds(90); });
+  ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-A", seconds(600)));
+  ASSERT_TRUE(lease.has_value());
+  // Not yet: 90 s have not passed (the default would be far longer anyway).
+  ASSERT_OK_AND_ASSIGN(int failed, store_->FailTimedOutJobs(hours(6)));
+  EXPECT_EQ(failed, 0);
+  Exec("UPDATE run SET started_at = now() - interval '91 seconds' WHERE id = " +
+       std::to_string(lease->run_id));
+  ASSERT_OK_AND_ASSIGN(failed, store_->FailTimedOutJobs(hours(6)));
+  EXPECT_EQ(failed, 1);
+  ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(job.id()));
+  EXPECT_EQ(after.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(after.error(), "timed out after 90 s");
+  EXPECT_TRUE(after.lease_owner().empty());
+  EXPECT_TRUE(after.has_finished_at());
+  // The worker learns it as a lost job and can no longer finish it.
+  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->ExtendLeases(w, {job.id()}, seconds(30)));
+  EXPECT_EQ(renewal.lost_job_ids, std::vector<int64_t>{job.id()});
+  EXPECT_EQ(store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
+            StatusCode::kFailedPrecondition);
+  // The run is closed with the same reason.
+  pqxx::connection conn(url_);
+  pqxx::work tx(conn);
+  pqxx::row run = tx.exec_params1("SELECT state, error, finished_at IS NOT NULL FROM run"
+                                  " WHERE id = $1",
+                                  lease->run_id);
+  EXPECT_EQ(run[0].as<std::string>(), "FAILED");
+  EXPECT_EQ(run[1].as<std::string>(), "timed out after 90 s");
+  EXPECT_TRUE(run[2].as<bool>());
+}
+
+TEST_F(FleetStoreTest, JobsWithoutATimeoutTakeTheDefault) {
+  const std::string w = Register({MakeDevice("GPU-A", "NVIDIA H100")});
+  const v1::Job job = Enqueue();
+  ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-A", seconds(600)));
+  ASSERT_TRUE(lease.has_value());
+  Exec("UPDATE run SET started_at = now() - interval '3 seconds' WHERE id = " +
+       std::to_string(lease->run_id));
+  ASSERT_OK_AND_ASSIGN(int failed, store_->FailTimedOutJobs(seconds(10)));
+  EXPECT_EQ(failed, 0);
+  ASSERT_OK_AND_ASSIGN(failed, store_->FailTimedOutJobs(milliseconds(2500)));
+  EXPECT_EQ(failed, 1);
+  ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(job.id()));
+  EXPECT_EQ(after.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(after.error(), "timed out after 2.5 s");
+}
+
+TEST_F(FleetStoreTest, QueuedAndFinishedJobsNeverTimeOut) {
+  const std::string w = Register({MakeDevice("GPU-A", "NVIDIA H100")});
+  const v1::Job done = Enqueue();
+  ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-A", seconds(600)));
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_OK_AND_ASSIGN(v1::Job finished,
+                       store_->FinishJob(w, done.id(), v1::JOB_OUTCOME_SUCCEEDED, ""));
+  const v1::Job queued = Enqueue();
+  Exec("UPDATE run SET started_at = now() - interval '1 day'");
+  Exec("UPDATE job SET created_at = now() - interval '1 day', started_at = now() - interval '1 day'");
+  ASSERT_OK_AND_ASSIGN(int failed, store_->FailTimedOutJobs(seconds(1)));
+  EXPECT_EQ(failed, 0);
+  ASSERT_OK_AND_ASSIGN(v1::Job q, store_->GetJob(queued.id()));
+  EXPECT_EQ(q.state(), v1::JOB_STATE_QUEUED);
+  ASSERT_OK_AND_ASSIGN(v1::Job s, store_->GetJob(done.id()));
+  EXPECT_EQ(s.state(), v1::JOB_STATE_SUCCEEDED);
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing
