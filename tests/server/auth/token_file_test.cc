@@ -1,0 +1,76 @@
+// File: tests/server/auth/token_file_test.cc
+#include "server/auth/token_file.h"
+
+#include <gtest/gtest.h>
+
+#include "server/auth/role.h"
+
+namespace warpwatch::server::auth {
+namespace {
+
+constexpr const char* kToken = "0123456789abcdef";
+
+TEST(TokenFileTest, ParsesTokensSkippingCommentsAndBlankLines) {
+  auto table = ParseTokenFile(
+      "# tokens\n\n0123456789abcdef reader dashboards\n  fedcba9876543210  admin  ops@host \n",
+      "tokens");
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  ASSERT_EQ(table->size(), 2u);
+  EXPECT_EQ(table->at("0123456789abcdef").name, "dashboards");
+  EXPECT_EQ(table->at("0123456789abcdef").role, Role::kReader);
+  EXPECT_EQ(table->at("fedcba9876543210").role, Role::kAdmin);
+}
+
+TEST(TokenFileTest, RefusesAnUnknownRoleNamingTheLine) {
+  auto table = ParseTokenFile("# x\n0123456789abcdef superuser bob\n", "t.txt");
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(table.status().message().find("t.txt:2"), std::string::npos);
+  EXPECT_NE(table.status().message().find("superuser"), std::string::npos);
+}
+
+TEST(TokenFileTest, RefusesAShortToken) {
+  auto table = ParseTokenFile("short reader bob\n", "t");
+  ASSERT_FALSE(table.ok());
+  EXPECT_NE(table.status().message().find("at least 16"), std::string::npos);
+}
+
+TEST(TokenFileTest, RefusesAWrongFieldCount) {
+  EXPECT_FALSE(ParseTokenFile(std::string(kToken) + " reader\n", "t").ok());
+  EXPECT_FALSE(ParseTokenFile(std::string(kToken) + " reader bob extra\n", "t").ok());
+}
+
+TEST(TokenFileTest, RefusesADuplicateToken) {
+  auto table = ParseTokenFile(std::string(kToken) + " reader a\n" + kToken + " admin b\n", "t");
+  ASSERT_FALSE(table.ok());
+  EXPECT_NE(table.status().message().find("t:2"), std::string::npos);
+}
+
+TEST(TokenFileTest, RefusesAFileWithoutTokens) {
+  EXPECT_FALSE(ParseTokenFile("# nothing here\n", "t").ok());
+}
+
+TEST(TokenFileTest, RefusesABadName) {
+  EXPECT_FALSE(ParseTokenFile(std::string(kToken) + " reader bo$b\n", "t").ok());
+}
+
+TEST(TokenFileTest, AMissingFileIsNotFound) {
+  auto table = LoadTokenFile("/nonexistent/warpwatch-tokens");
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.status().code(), StatusCode::kNotFound);
+}
+
+TEST(RoleTest, UnlistedMethodsAreAdminOnly) {
+  EXPECT_FALSE(RoleAllows(Role::kSubmitter, "/warpwatch.v1.JobService/DeleteEverything"));
+  EXPECT_TRUE(RoleAllows(Role::kAdmin, "/warpwatch.v1.JobService/DeleteEverything"));
+}
+
+TEST(RoleTest, ParsesEveryRoleName) {
+  for (Role role : {Role::kReader, Role::kSubmitter, Role::kWorker, Role::kAdmin}) {
+    EXPECT_EQ(ParseRole(RoleName(role)), role);
+  }
+  EXPECT_FALSE(ParseRole("root").has_value());
+}
+
+}  // namespace
+}  // namespace warpwatch::server::auth

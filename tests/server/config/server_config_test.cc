@@ -1,0 +1,70 @@
+// File: tests/server/config/server_config_test.cc
+#include "server/config/server_config.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <CLI/CLI.hpp>
+
+namespace warpwatch::server {
+namespace {
+
+ServerConfig Parse(std::vector<std::string> args) {
+  ServerConfig config;
+  CLI::App app;
+  AddServerFlags(app, &config);
+  std::vector<const char*> argv = {"warpwatch-server"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  app.parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data()));
+  return config;
+}
+
+TEST(ServerConfigTest, DefaultsMatchTheDesign) {
+  ServerConfig config = Parse({"--database-url", "postgresql://x@h/db"});
+  EXPECT_EQ(config.listen, "0.0.0.0:50051");
+  EXPECT_EQ(config.metrics_listen, "0.0.0.0:9464");
+  EXPECT_TRUE(ValidateServerConfig(config).ok());
+}
+
+TEST(ServerConfigTest, EnvironmentVariablesFillUnsetFlags) {
+  setenv("WARPWATCH_DATABASE_URL", "postgresql://env@h/db", 1);
+  setenv("WARPWATCH_MAX_SWEEP_POINTS", "77", 1);
+  setenv("WARPWATCH_LISTEN", "127.0.0.1:6000", 1);
+  ServerConfig config = Parse({"--listen", "127.0.0.1:7000"});
+  unsetenv("WARPWATCH_DATABASE_URL");
+  unsetenv("WARPWATCH_MAX_SWEEP_POINTS");
+  unsetenv("WARPWATCH_LISTEN");
+  EXPECT_EQ(config.database_url, "postgresql://env@h/db");
+  EXPECT_EQ(config.max_sweep_points, 77);
+  EXPECT_EQ(config.listen, "127.0.0.1:7000");  // the flag wins over the environment
+}
+
+TEST(ServerConfigTest, ADatabaseUrlIsRequired) {
+  Status status = ValidateServerConfig(ServerConfig());
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("--database-url"), std::string::npos);
+}
+
+TEST(ServerConfigTest, AClientCaNeedsAServerCertificate) {
+  ServerConfig config;
+  config.database_url = "postgresql://x@h/db";
+  config.tls_client_ca = "/ca.pem";
+  EXPECT_NE(ValidateServerConfig(config).message().find("--tls-client-ca"), std::string::npos);
+}
+
+TEST(ServerConfigTest, ACertificateNeedsItsKey) {
+  ServerConfig config;
+  config.database_url = "postgresql://x@h/db";
+  config.tls_cert = "/server.pem";
+  EXPECT_FALSE(ValidateServerConfig(config).ok());
+}
+
+TEST(ServerConfigTest, PoolSizeMustBePositive) {
+  ServerConfig config;
+  config.database_url = "postgresql://x@h/db";
+  config.pool_size = 0;
+  EXPECT_NE(ValidateServerConfig(config).message().find("--pool-size"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpwatch::server
