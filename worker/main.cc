@@ -9,6 +9,7 @@
 #include "kernels/core/family.h"
 #include "worker/cli/catalog_listing.h"
 #include "worker/cli/run_command.h"
+#include "worker/daemon/gpu_serve.h"
 #include "worker/device/device_info.h"
 #include "worker/executor/exec_child.h"
 #include "worker/executor/process_executor.h"
@@ -59,6 +60,8 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "run the suite locally and print a summary");
   CLI::App* exec = app.add_subcommand("exec", "internal: executor child (protocol on stdin/stdout)");
   exec->group("");  // hidden
+  warpwatch::worker::ServeOptions serve_options;
+  CLI::App* serve = warpwatch::worker::AddServeCommand(app, &serve_options);
 
   warpwatch::worker::RunOptions o;
   run->add_option("--family", o.families, "family name or glob (repeatable; default: all)");
@@ -82,5 +85,6 @@ int main(int argc, char** argv) {
   }
   if (*run) return Run(o, CommandLine(argc, argv));
   if (*exec) return Exec();
+  if (*serve) return warpwatch::worker::RunGpuServe(serve_options);
   return 1;
 }
