@@ -2,8 +2,10 @@
 #include "common/report/markdown_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 #include <sstream>
 #include <vector>
 
@@ -153,7 +155,11 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
         << " |";
     for (const auto& c : counter_names) {
       auto it = m.counters().find(c);
-      out << " " << (it == m.counters().end() ? "-" : FormatFixed(it->second, 2)) << " |";
+      // Counts (sums of sectors, requests, conflicts) read best without decimals.
+      std::string value = it == m.counters().end()        ? "-"
+                          : std::floor(it->second) == it->second ? FormatFixed(it->second, 0)
+                                                               : FormatFixed(it->second, 2);
+      out << " " << value << " |";
     }
     std::string status = ok ? "ok" : (m.status() == v1::POINT_STATUS_SKIPPED ? "skipped: " : "FAILED: ");
     if (!ok) status += Escape(m.error());
@@ -170,17 +176,41 @@ std::string RenderMarkdown(const v1::RunResult& run, const ReportOptions& option
   if (!options.source.empty()) out << options.source << "\n\n";
   if (!run.command().empty()) out << "Measured with `" << run.command() << "`.\n\n";
   RenderEnvironment(run.environment(), out);
+  out << RenderTargets(options.targets);
 
   std::map<std::string, std::vector<const v1::Measurement*>> by_family;
   for (const auto& m : run.measurements()) by_family[m.case_().family()].push_back(&m);
   // Catalog order first, then any family the catalog does not know (an older or newer suite).
+  std::vector<std::pair<std::string, std::set<std::string>>> not_run;
+  auto render = [&](const catalog::FamilyInfo* info, const std::string& family,
+                    const std::vector<const v1::Measurement*>& rows) {
+    std::set<std::string> reasons;
+    for (const auto* m : rows) {
+      if (m->status() != v1::POINT_STATUS_SKIPPED) return RenderFamily(info, family, rows, out);
+      reasons.insert(m->error());
+    }
+    not_run.emplace_back(family, std::move(reasons));
+  };
   for (const auto& info : catalog::Families()) {
     auto it = by_family.find(info.name);
     if (it == by_family.end()) continue;
-    RenderFamily(&info, info.name, it->second, out);
+    render(&info, info.name, it->second);
     by_family.erase(it);
   }
-  for (const auto& [family, rows] : by_family) RenderFamily(nullptr, family, rows, out);
+  for (const auto& [family, rows] : by_family) render(nullptr, family, rows);
+  if (!not_run.empty()) {
+    out << "## Families with no point measured\n\n";
+    for (const auto& [family, reasons] : not_run) {
+      out << "- " << family << ": skipped (";
+      bool first = true;
+      for (const auto& r : reasons) {
+        out << (first ? "" : "; ") << Escape(r);
+        first = false;
+      }
+      out << ")\n";
+    }
+    out << "\n";
+  }
   return out.str();
 }
 

@@ -2,11 +2,14 @@
 // Turns a RunResult (what `warpwatch-worker run --out` writes) into a Markdown report: the run's
 // environment, then one table per family in catalog order in which the guide's lesson is visible
 // (every variant next to the family's recommended one, with bandwidth, occupancy and counters).
+// A family none of whose points ran (all SKIPPED) gets one line with the reasons, not a table.
 #ifndef WARPWATCH_COMMON_REPORT_MARKDOWN_REPORT_H_
 #define WARPWATCH_COMMON_REPORT_MARKDOWN_REPORT_H_
 
 #include <string>
+#include <vector>
 
+#include "common/report/bench_targets.h"
 #include "warpwatch/v1/measurement.pb.h"
 
 namespace warpwatch::report {
@@ -14,6 +17,7 @@ namespace warpwatch::report {
 struct ReportOptions {
   std::string title = "warpwatch results";
   std::string source;          // how the input was produced; printed under the title
+  std::vector<BenchRatio> targets;  // bench ratios rendered as "Performance targets"
 };
 
 // Pure function of its inputs; thread-safe.

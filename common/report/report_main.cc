@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   app.add_option("--title", options.title, "report title");
   app.add_option("--source", options.source, "a line saying how the input was produced");
   app.add_option("--out", out_path, "write here instead of stdout");
+  std::vector<std::string> bench_files;
+  app.add_option("--bench", bench_files, "bench JSON (bench_* --json) for the targets section");
   CLI11_PARSE(app, argc, argv);
 
   std::ifstream file(in);
@@ -34,6 +36,18 @@ int main(int argc, char** argv) {
   if (!status.ok()) {
     std::cerr << "warpwatch-report: " << in << " is not a RunResult: " << status.ToString() << "\n";
     return 2;
+  }
+  for (const std::string& path : bench_files) {
+    std::ifstream bench(path);
+    std::stringstream bench_text;
+    bench_text << bench.rdbuf();
+    auto ratios = warpwatch::report::ParseBenchJson(bench_text.str());
+    if (!bench || !ratios.ok()) {
+      std::cerr << "warpwatch-report: " << path << ": "
+                << (bench ? ratios.status().message() : "cannot open") << "\n";
+      return 2;
+    }
+    options.targets.insert(options.targets.end(), ratios->begin(), ratios->end());
   }
   std::string markdown = warpwatch::report::RenderMarkdown(run, options);
   if (out_path.empty()) {

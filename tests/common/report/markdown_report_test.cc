@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/report/bench_targets.h"
 #include "common/report/format.h"
 
 namespace warpwatch::report {
@@ -74,6 +75,43 @@ TEST(FormatTest, PicksTheLargestUnitBelowTheValue) {
   EXPECT_EQ(FormatSeconds(12.5e-9), "12.5 ns");
   EXPECT_EQ(FormatSeconds(0), "-");
   EXPECT_EQ(FormatPercent(0.934), "93.4 %");
+}
+
+}  // namespace
+}  // namespace warpwatch::report
+
+namespace warpwatch::report {
+namespace {
+
+TEST(MarkdownReportTest, SummarisesFamiliesWithNoMeasuredPointInOneLine) {
+  v1::RunResult run;
+  v1::Measurement m = Point("matmul", "naive", 8, 1e-3);
+  m.set_status(v1::POINT_STATUS_SKIPPED);
+  m.set_error("family not implemented in this worker build");
+  *run.add_measurements() = m;
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_EQ(md.find("## matmul"), std::string::npos) << md;
+  EXPECT_NE(md.find("- matmul: skipped (family not implemented in this worker build)"),
+            std::string::npos) << md;
+}
+
+TEST(BenchTargetsTest, ParsesRatiosAndRendersAMissedTargetInBold) {
+  const char* text = R"({"bench": "bench_x", "device": {"name": "GPU"}, "ratios": [
+    {"name": "copy / memcpy", "ratio": 0.85, "target": 0.9, "met": false,
+     "measured": {"case": "memory.coalescing/copy?n=1", "gb_per_s": 850},
+     "reference": {"case": "memory.coalescing/memcpy?n=1", "gb_per_s": 1000}}]})";
+  auto ratios = ParseBenchJson(text);
+  ASSERT_TRUE(ratios.ok()) << ratios.status().ToString();
+  ASSERT_EQ(ratios->size(), 1u);
+  EXPECT_DOUBLE_EQ((*ratios)[0].ratio, 0.85);
+  std::string md = RenderTargets(*ratios);
+  EXPECT_NE(md.find("| 0.850 | ≥ 0.90 | **no** |"), std::string::npos) << md;
+}
+
+TEST(BenchTargetsTest, RejectsARatioWithoutItsReferenceNamingTheField) {
+  auto ratios = ParseBenchJson(R"({"ratios": [{"ratio": 1.0, "measured": {"case": "a"}}]})");
+  ASSERT_FALSE(ratios.ok());
+  EXPECT_EQ(ratios.status().message(), "ratios[0].reference: missing");
 }
 
 }  // namespace
