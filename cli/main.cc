@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   RegisterJob(app, client, &exit_code);
   RegisterCancel(app, client, &exit_code);
   RegisterWatch(app, client, &exit_code);
+  RegisterWorkers(app, client, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

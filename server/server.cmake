@@ -30,6 +30,12 @@ add_library(warpwatch_server_edge STATIC
   service/job_service.cc
   service/watch_job.cc
   service/worker_service.cc
+  service/acquire_job.cc
+  service/upload_measurements.cc
+  service/fleet_service.cc
+  service/detail/worker_requests.cc
+  queue/job_reaper.cc
+  metrics/fleet_metrics.cc
   service/result_service.cc
   service/detail/authorized_call.cc
   tls/server_credentials.cc)

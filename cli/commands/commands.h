@@ -19,6 +19,7 @@ void RegisterJobs(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterJob(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterCancel(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterWatch(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterWorkers(CLI::App& app, const ClientOptions& client, int* exit_code);
 
 // Follows job `job_id` until it ends (shared by `watch` and `submit --watch`): a progress bar on a
 // TTY, one line per change otherwise, JSON Lines with --json. Returns the exit code: 0 when the

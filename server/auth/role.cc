@@ -27,6 +27,7 @@ constexpr std::pair<std::string_view, Access> kMethods[] = {
     {"/warpwatch.v1.WorkerService/ReportProgress", Access::kWork},
     {"/warpwatch.v1.WorkerService/UploadMeasurements", Access::kWork},
     {"/warpwatch.v1.WorkerService/FinishJob", Access::kWork},
+    {"/warpwatch.v1.FleetService/ListWorkers", Access::kRead},
 };
 
 bool Grants(Role role, Access access) {

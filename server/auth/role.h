@@ -8,7 +8,7 @@
 
 namespace warpwatch::server::auth {
 
-// reader: JobService Get/List/Watch and ResultService queries.
+// reader: JobService Get/List/Watch, ResultService queries and FleetService.ListWorkers.
 // submitter: reader + SubmitJob, CancelJob, ResultService.UpdateRegression (triage).
 // worker: WorkerService only.
 // admin: everything.

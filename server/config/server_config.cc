@@ -35,6 +35,30 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
   app.add_option("--lease-seconds", c->lease_seconds, "worker job lease length in seconds")
       ->envname("WARPWATCH_LEASE_SECONDS")
       ->capture_default_str();
+  app.add_option("--heartbeat-seconds", c->heartbeat_seconds,
+                 "heartbeat interval asked of workers; 0 = a third of --lease-seconds")
+      ->envname("WARPWATCH_HEARTBEAT_SECONDS")
+      ->capture_default_str();
+  app.add_option("--acquire-max-wait-seconds", c->acquire_max_wait_seconds,
+                 "longest AcquireJob long-poll, whatever the worker asks")
+      ->envname("WARPWATCH_ACQUIRE_MAX_WAIT_SECONDS")
+      ->capture_default_str();
+  app.add_option("--max-upload-batch", c->max_upload_batch,
+                 "measurements one UploadMeasurements call may carry (more: RESOURCE_EXHAUSTED)")
+      ->envname("WARPWATCH_MAX_UPLOAD_BATCH")
+      ->capture_default_str();
+  app.add_option("--max-upload-bytes", c->max_upload_bytes,
+                 "bytes one UploadMeasurements request may have (more: RESOURCE_EXHAUSTED)")
+      ->envname("WARPWATCH_MAX_UPLOAD_BYTES")
+      ->capture_default_str();
+  app.add_option("--reaper-interval-seconds", c->reaper_interval_seconds,
+                 "how often expired leases are requeued and timed-out jobs failed")
+      ->envname("WARPWATCH_REAPER_INTERVAL_SECONDS")
+      ->capture_default_str();
+  app.add_option("--default-job-timeout-seconds", c->default_job_timeout_seconds,
+                 "wall-time limit of a running job whose spec sets none")
+      ->envname("WARPWATCH_DEFAULT_JOB_TIMEOUT_SECONDS")
+      ->capture_default_str();
   app.add_option("--shutdown-grace-seconds", c->shutdown_grace_seconds,
                  "how long in-flight calls may run after SIGTERM/SIGINT")
       ->envname("WARPWATCH_SHUTDOWN_GRACE_SECONDS")
@@ -61,6 +85,22 @@ Status ValidateServerConfig(const ServerConfig& c) {
   if (c.max_sweep_points < 1) return InvalidArgumentError("--max-sweep-points: must be >= 1");
   if (c.lease_seconds < 1 || c.lease_seconds > 86400) {
     return InvalidArgumentError("--lease-seconds: must be in [1, 86400]");
+  }
+  if (c.heartbeat_seconds < 0 || c.heartbeat_seconds >= c.lease_seconds) {
+    return InvalidArgumentError("--heartbeat-seconds: must be in [0, --lease-seconds)");
+  }
+  if (c.acquire_max_wait_seconds < 0 || c.acquire_max_wait_seconds > 3600) {
+    return InvalidArgumentError("--acquire-max-wait-seconds: must be in [0, 3600]");
+  }
+  if (c.max_upload_batch < 1) return InvalidArgumentError("--max-upload-batch: must be >= 1");
+  if (c.max_upload_bytes < 1024) {
+    return InvalidArgumentError("--max-upload-bytes: must be >= 1024");
+  }
+  if (c.reaper_interval_seconds <= 0) {
+    return InvalidArgumentError("--reaper-interval-seconds: must be positive");
+  }
+  if (c.default_job_timeout_seconds <= 0) {
+    return InvalidArgumentError("--default-job-timeout-seconds: must be positive");
   }
   if (c.shutdown_grace_seconds < 0) {
     return InvalidArgumentError("--shutdown-grace-seconds: must be >= 0");

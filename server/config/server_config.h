@@ -26,6 +26,12 @@ struct ServerConfig {
   int pool_size = 8;                            // database connections at most
   int64_t max_sweep_points = 4096;              // points one job may expand to
   int lease_seconds = 60;                       // worker lease length (WorkerService)
+  double heartbeat_seconds = 0;                 // interval asked of workers; 0 = lease / 3
+  double acquire_max_wait_seconds = 60;         // AcquireJob long-poll cap
+  int max_upload_batch = 500;                   // measurements per UploadMeasurements call
+  int64_t max_upload_bytes = 3 << 20;           // request bytes per UploadMeasurements call
+  double reaper_interval_seconds = 1;           // expired-lease and job-timeout pass period
+  double default_job_timeout_seconds = 21600;   // JobSpec.timeout_seconds == 0 means this
   double shutdown_grace_seconds = 10;           // in-flight calls get this long on SIGTERM
   double health_interval_seconds = 0.5;         // database ping period of the health checker
   double watch_poll_seconds = 0.5;              // WatchJob re-reads the job this often

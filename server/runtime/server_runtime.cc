@@ -66,7 +66,24 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   job_options.watch_poll = Millis(config.watch_poll_seconds);
   job_service_ = std::make_unique<JobServiceImpl>(database_.get(), authorizer_.get(),
                                                   &shutdown_signal_, job_options);
-  worker_service_ = std::make_unique<WorkerServiceImpl>(authorizer_.get());
+  fleet_metrics_ = std::make_unique<metrics::FleetMetrics>(metrics_->registry());
+  metrics::FleetMetrics* fleet_metrics = fleet_metrics_.get();
+  const std::chrono::milliseconds lease = Millis(config.lease_seconds);
+  const std::chrono::milliseconds heartbeat =
+      config.heartbeat_seconds > 0 ? Millis(config.heartbeat_seconds) : lease / 3;
+  WorkerServiceOptions worker_options;
+  worker_options.lease = lease;
+  worker_options.heartbeat_interval = heartbeat;
+  worker_options.max_acquire_wait = Millis(config.acquire_max_wait_seconds);
+  worker_options.upload.max_measurements = config.max_upload_batch;
+  worker_options.upload.max_bytes = config.max_upload_bytes;
+  worker_options.on_upload = [fleet_metrics](const UploadCounts& counts) {
+    fleet_metrics->AddIngested(counts.inserted, counts.duplicates);
+  };
+  worker_service_ = std::make_unique<WorkerServiceImpl>(database_.get(), authorizer_.get(),
+                                                        &shutdown_signal_, worker_options);
+  fleet_service_ =
+      std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat);
   result_service_ = std::make_unique<ResultServiceImpl>(authorizer_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -76,6 +93,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   builder.RegisterService(job_service_.get());
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(result_service_.get());
+  builder.RegisterService(fleet_service_.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
   interceptors.push_back(metrics_->MakeInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
@@ -92,6 +110,16 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
       database_.get(), health, Millis(config.health_interval_seconds),
       [metrics](bool serving) { metrics->SetDatabaseUp(serving); });
   health_checker_->Start();
+  queue::JobReaperOptions reaper_options;
+  reaper_options.interval = Millis(config.reaper_interval_seconds);
+  reaper_options.default_job_timeout = Millis(config.default_job_timeout_seconds);
+  reaper_options.after_pass = [fleet_metrics, heartbeat](Store& store) {
+    StatusOr<std::vector<v1::WorkerInfo>> workers =
+        store.ListWorkers(kHeartbeatsBeforeOffline * heartbeat, {});
+    if (workers.ok()) fleet_metrics->SetWorkers(*workers);
+  };
+  reaper_ = std::make_unique<queue::JobReaper>(database_.get(), std::move(reaper_options));
+  reaper_->Start();
 
   std::string metrics_where = "disabled";
   for (int port : metrics_->metrics_ports()) {
@@ -110,6 +138,7 @@ void ServerRuntime::Shutdown(std::chrono::milliseconds grace) {
   stopped_ = true;
   spdlog::info("msg=\"shutting down\" grace_ms={}", grace.count());
   health_checker_->Stop();
+  reaper_->Stop();
   shutdown_signal_.Raise();
   server_->Shutdown(std::chrono::system_clock::now() + grace);
   server_->Wait();

@@ -16,7 +16,10 @@
 #include "server/config/server_config.h"
 #include "server/database/database.h"
 #include "server/health/health_checker.h"
+#include "server/metrics/fleet_metrics.h"
 #include "server/metrics/server_metrics.h"
+#include "server/queue/job_reaper.h"
+#include "server/service/fleet_service.h"
 #include "server/service/job_service.h"
 #include "server/service/result_service.h"
 #include "server/service/shutdown_signal.h"
@@ -60,14 +63,17 @@ class ServerRuntime {
 
   // Declaration order is destruction order reversed: the server goes before what it uses.
   std::unique_ptr<metrics::ServerMetrics> metrics_;
+  std::unique_ptr<metrics::FleetMetrics> fleet_metrics_;
   std::unique_ptr<auth::Authorizer> authorizer_;
   std::unique_ptr<Database> database_;
   ShutdownSignal shutdown_signal_;
   std::unique_ptr<JobServiceImpl> job_service_;
   std::unique_ptr<WorkerServiceImpl> worker_service_;
   std::unique_ptr<ResultServiceImpl> result_service_;
+  std::unique_ptr<FleetServiceImpl> fleet_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<HealthChecker> health_checker_;
+  std::unique_ptr<queue::JobReaper> reaper_;  // expired leases and job timeouts
   int port_ = 0;
   bool tls_ = false;
   bool stopped_ = false;

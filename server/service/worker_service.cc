@@ -1,46 +1,106 @@
 // File: server/service/worker_service.cc
+// WorkerService: Register, Heartbeat, ReportProgress, FinishJob. AcquireJob lives in
+// acquire_job.cc, UploadMeasurements in upload_measurements.cc.
 #include "server/service/worker_service.h"
 
+#include <spdlog/spdlog.h>
+
 #include <string>
+#include <vector>
 
 #include "server/service/detail/authorized_call.h"
 
 namespace warpwatch::server {
+namespace {
 
-grpc::Status WorkerServiceImpl::NotYet(grpc::ServerContext* context, const char* method) {
-  const std::string path = std::string("/warpwatch.v1.WorkerService/") + method;
-  return detail::AuthorizedCall(*authorizer_, *context, path, [&](const auth::Principal&) {
-    return UnimplementedError(std::string("WorkerService.") + method +
-                              " is not implemented yet (issue 4: the worker)");
-  });
-}
+constexpr std::string_view kRegister = "/warpwatch.v1.WorkerService/Register";
+constexpr std::string_view kHeartbeat = "/warpwatch.v1.WorkerService/Heartbeat";
+constexpr std::string_view kReportProgress = "/warpwatch.v1.WorkerService/ReportProgress";
+constexpr std::string_view kFinishJob = "/warpwatch.v1.WorkerService/FinishJob";
+
+double Seconds(std::chrono::milliseconds d) { return static_cast<double>(d.count()) / 1000.0; }
+
+}  // namespace
+
+WorkerServiceImpl::WorkerServiceImpl(Database* database, const auth::Authorizer* authorizer,
+                                     const ShutdownSignal* shutdown, WorkerServiceOptions options)
+    : database_(database),
+      authorizer_(authorizer),
+      shutdown_(shutdown),
+      options_(std::move(options)) {}
 
 grpc::Status WorkerServiceImpl::Register(grpc::ServerContext* context,
-                                         const v1::RegisterRequest*, v1::RegisterResponse*) {
-  return NotYet(context, "Register");
+                                         const v1::RegisterRequest* request,
+                                         v1::RegisterResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kRegister, [&](const auth::Principal& caller) -> Status {
+        RETURN_IF_ERROR(detail::ValidateRegister(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(std::string id, store->RegisterWorker(*request));
+        response->set_worker_id(id);
+        response->set_heartbeat_interval_seconds(Seconds(options_.heartbeat_interval));
+        response->set_lease_seconds(Seconds(options_.lease));
+        spdlog::info(
+            "msg=\"worker registered\" worker_id={} hostname={} version={} gpus={} "
+            "by={} reregistered={}",
+            id, request->hostname(), request->version(), request->devices_size(), caller.name,
+            request->worker_id() == id);
+        return OkStatus();
+      });
 }
+
 grpc::Status WorkerServiceImpl::Heartbeat(grpc::ServerContext* context,
-                                          const v1::HeartbeatRequest*, v1::HeartbeatResponse*) {
-  return NotYet(context, "Heartbeat");
+                                          const v1::HeartbeatRequest* request,
+                                          v1::HeartbeatResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kHeartbeat, [&](const auth::Principal&) -> Status {
+        RETURN_IF_ERROR(detail::ValidateHeartbeat(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        RETURN_IF_ERROR(store->TouchWorker(request->worker_id()));
+        const std::vector<int64_t> ids(request->running_job_ids().begin(),
+                                       request->running_job_ids().end());
+        ASSIGN_OR_RETURN(LeaseRenewal renewal,
+                         store->ExtendLeases(request->worker_id(), ids, options_.lease));
+        for (int64_t id : renewal.cancel_requested_job_ids) response->add_cancelled_job_ids(id);
+        for (int64_t id : renewal.lost_job_ids) response->add_lost_job_ids(id);
+        *response->mutable_lease_expiry() = renewal.expiry;
+        if (!renewal.lost_job_ids.empty()) {
+          spdlog::info("msg=\"worker lost jobs\" worker_id={} lost={}", request->worker_id(),
+                       renewal.lost_job_ids.size());
+        }
+        return OkStatus();
+      });
 }
-grpc::Status WorkerServiceImpl::AcquireJob(grpc::ServerContext* context,
-                                           const v1::AcquireJobRequest*,
-                                           v1::AcquireJobResponse*) {
-  return NotYet(context, "AcquireJob");
-}
+
 grpc::Status WorkerServiceImpl::ReportProgress(grpc::ServerContext* context,
-                                               const v1::ReportProgressRequest*,
-                                               v1::ReportProgressResponse*) {
-  return NotYet(context, "ReportProgress");
+                                               const v1::ReportProgressRequest* request,
+                                               v1::ReportProgressResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kReportProgress, [&](const auth::Principal&) -> Status {
+        RETURN_IF_ERROR(detail::ValidateReportProgress(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(
+            bool cancel,
+            store->UpdateProgress(request->worker_id(), request->job_id(), request->points_done(),
+                                  request->points_total(), request->current_case()));
+        response->set_cancel_requested(cancel);
+        return OkStatus();
+      });
 }
-grpc::Status WorkerServiceImpl::UploadMeasurements(grpc::ServerContext* context,
-                                                   const v1::UploadMeasurementsRequest*,
-                                                   v1::UploadMeasurementsResponse*) {
-  return NotYet(context, "UploadMeasurements");
-}
+
 grpc::Status WorkerServiceImpl::FinishJob(grpc::ServerContext* context,
-                                          const v1::FinishJobRequest*, v1::Job*) {
-  return NotYet(context, "FinishJob");
+                                          const v1::FinishJobRequest* request, v1::Job* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kFinishJob, [&](const auth::Principal&) -> Status {
+        RETURN_IF_ERROR(detail::ValidateFinishJob(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(*response, store->FinishJob(request->worker_id(), request->job_id(),
+                                                     request->outcome(), request->error()));
+        spdlog::info("msg=\"job finished\" job_id={} worker_id={} outcome={} state={}",
+                     response->id(), request->worker_id(), v1::JobOutcome_Name(request->outcome()),
+                     v1::JobState_Name(response->state()));
+        return OkStatus();
+      });
 }
 
 }  // namespace warpwatch::server

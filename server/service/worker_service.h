@@ -1,38 +1,78 @@
 // File: server/service/worker_service.h
-// WorkerService: shaped by the API, implemented by issue 4 (the worker). Until then every method
-// authorizes the caller and answers UNIMPLEMENTED; it never invents data.
+// WorkerService over the Store: what worker daemons call to register, keep their leases, take
+// jobs by long-poll, report progress, upload measurements and finish jobs. A worker only ever
+// touches jobs it holds: the store checks the lease owner, and this edge maps its answers.
 #ifndef WARPWATCH_SERVER_SERVICE_WORKER_SERVICE_H_
 #define WARPWATCH_SERVER_SERVICE_WORKER_SERVICE_H_
 
+#include <chrono>
+#include <cstdint>
+#include <functional>
+
 #include "server/auth/authorizer.h"
+#include "server/database/database.h"
+#include "server/service/detail/worker_requests.h"
+#include "server/service/shutdown_signal.h"
+#include "server/store/store.h"
 #include "warpwatch/v1/worker.grpc.pb.h"
 
 namespace warpwatch::server {
 
-// Thread-safe. `authorizer` must outlive the service.
+struct WorkerServiceOptions {
+  std::chrono::milliseconds lease{60000};               // --lease-seconds
+  std::chrono::milliseconds heartbeat_interval{20000};  // told to workers at Register
+  std::chrono::milliseconds max_acquire_wait{60000};    // --acquire-max-wait-seconds
+  // A long-poll ends this long before the call's deadline, so the empty answer reaches the worker
+  // before its deadline does.
+  std::chrono::milliseconds deadline_margin{500};
+  detail::UploadLimits upload;  // --max-upload-batch, --max-upload-bytes
+  // Called after each stored upload (metrics); may be empty. Must be thread-safe.
+  std::function<void(const UploadCounts&)> on_upload;
+};
+
+// Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.
 class WorkerServiceImpl final : public v1::WorkerService::Service {
  public:
-  explicit WorkerServiceImpl(const auth::Authorizer* authorizer) : authorizer_(authorizer) {}
+  WorkerServiceImpl(Database* database, const auth::Authorizer* authorizer,
+                    const ShutdownSignal* shutdown, WorkerServiceOptions options);
 
+  // Upserts the worker and its GPUs; answers its id, the heartbeat interval and lease length.
   grpc::Status Register(grpc::ServerContext* context, const v1::RegisterRequest* request,
                         v1::RegisterResponse* response) override;
+  // Marks the worker seen and extends the leases of the jobs it still holds; answers the jobs it
+  // must stop (cancel requested) and the ones it lost (requeued, timed out, finished elsewhere).
+  // NOT_FOUND for an unknown worker (register again).
   grpc::Status Heartbeat(grpc::ServerContext* context, const v1::HeartbeatRequest* request,
                          v1::HeartbeatResponse* response) override;
+  // Long-poll (acquire_job.cc): claims a job matching the GPU at once, or waits for one for
+  // min(wait_seconds, --acquire-max-wait-seconds, call deadline - margin), woken by the store's
+  // job notifications. An empty response when the wait ends, the server shuts down; CANCELLED
+  // when the client goes away. NOT_FOUND for an unknown worker or a GPU not registered to it.
   grpc::Status AcquireJob(grpc::ServerContext* context, const v1::AcquireJobRequest* request,
                           v1::AcquireJobResponse* response) override;
+  // Records progress of a held job; answers whether a cancel was requested. FAILED_PRECONDITION
+  // for a job the worker does not hold.
   grpc::Status ReportProgress(grpc::ServerContext* context,
                               const v1::ReportProgressRequest* request,
                               v1::ReportProgressResponse* response) override;
+  // upload_measurements.cc. Idempotent on (run, case). RESOURCE_EXHAUSTED naming the limit for a
+  // batch that is too large; FAILED_PRECONDITION for another worker's run.
   grpc::Status UploadMeasurements(grpc::ServerContext* context,
                                   const v1::UploadMeasurementsRequest* request,
                                   v1::UploadMeasurementsResponse* response) override;
+  // Ends a held job with its outcome. FAILED_PRECONDITION for a job the worker does not hold, or
+  // CANCELLED without a cancel request.
   grpc::Status FinishJob(grpc::ServerContext* context, const v1::FinishJobRequest* request,
                          v1::Job* response) override;
 
  private:
-  grpc::Status NotYet(grpc::ServerContext* context, const char* method);
+  Status Acquire(grpc::ServerContext* context, const v1::AcquireJobRequest& request,
+                 v1::AcquireJobResponse* response);
 
+  Database* database_;
   const auth::Authorizer* authorizer_;
+  const ShutdownSignal* shutdown_;
+  WorkerServiceOptions options_;
 };
 
 }  // namespace warpwatch::server

@@ -56,8 +56,8 @@ TEST_F(FleetStoreTest, ListWorkersShowsDevicesLabelsAndFamilies) {
 }
 
 TEST_F(FleetStoreTest, ListWorkersShowsTheJobRunningOnEachDevice) {
-  const std::string w = Register({MakeDevice("GPU-A", "NVIDIA H100"),
-                                  MakeDevice("GPU-B", "NVIDIA H100")});
+  const std::string w =
+      Register({MakeDevice("GPU-A", "NVIDIA H100"), MakeDevice("GPU-B", "NVIDIA H100")});
   const v1::Job job = Enqueue();
   ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-B", seconds(30)));
   ASSERT_TRUE(lease.has_value());
@@ -119,9 +119,10 @@ TEST_F(FleetStoreTest, JobsPastTheirOwnTimeoutFailWithTheReason) {
   // The run is closed with the same reason.
   pqxx::connection conn(url_);
   pqxx::work tx(conn);
-  pqxx::row run = tx.exec_params1("SELECT state, error, finished_at IS NOT NULL FROM run"
-                                  " WHERE id = $1",
-                                  lease->run_id);
+  pqxx::row run = tx.exec_params1(
+      "SELECT state, error, finished_at IS NOT NULL FROM run"
+      " WHERE id = $1",
+      lease->run_id);
   EXPECT_EQ(run[0].as<std::string>(), "FAILED");
   EXPECT_EQ(run[1].as<std::string>(), "timed out after 90 s");
   EXPECT_TRUE(run[2].as<bool>());
@@ -152,7 +153,9 @@ TEST_F(FleetStoreTest, QueuedAndFinishedJobsNeverTimeOut) {
                        store_->FinishJob(w, done.id(), v1::JOB_OUTCOME_SUCCEEDED, ""));
   const v1::Job queued = Enqueue();
   Exec("UPDATE run SET started_at = now() - interval '1 day'");
-  Exec("UPDATE job SET created_at = now() - interval '1 day', started_at = now() - interval '1 day'");
+  Exec(
+      "UPDATE job SET created_at = now() - interval '1 day', started_at = now() - interval '1 "
+      "day'");
   ASSERT_OK_AND_ASSIGN(int failed, store_->FailTimedOutJobs(seconds(1)));
   EXPECT_EQ(failed, 0);
   ASSERT_OK_AND_ASSIGN(v1::Job q, store_->GetJob(queued.id()));

@@ -1,0 +1,39 @@
+// File: server/metrics/fleet_metrics.h
+// The fleet's server-side metrics (design.md "Metrics"): measurements ingested and workers by
+// state, registered on the server's registry.
+#ifndef WARPWATCH_SERVER_METRICS_FLEET_METRICS_H_
+#define WARPWATCH_SERVER_METRICS_FLEET_METRICS_H_
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/registry.h>
+
+#include <vector>
+
+#include "warpwatch/v1/fleet.pb.h"
+
+namespace warpwatch::server::metrics {
+
+// Thread-safe (prometheus-cpp metrics are). `registry` must outlive the object.
+class FleetMetrics {
+ public:
+  explicit FleetMetrics(prometheus::Registry& registry);
+
+  // warpwatch_measurements_ingested_total{result="inserted"|"duplicate"}.
+  void AddIngested(int inserted, int duplicates);
+  // warpwatch_workers{state="online"|"offline"} from a full listing.
+  void SetWorkers(const std::vector<v1::WorkerInfo>& workers);
+
+ private:
+  prometheus::Family<prometheus::Counter>& ingested_;
+  prometheus::Family<prometheus::Gauge>& workers_;
+  prometheus::Counter& inserted_;
+  prometheus::Counter& duplicates_;
+  prometheus::Gauge& online_;
+  prometheus::Gauge& offline_;
+};
+
+}  // namespace warpwatch::server::metrics
+
+#endif  // WARPWATCH_SERVER_METRICS_FLEET_METRICS_H_

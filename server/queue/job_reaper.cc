@@ -1,0 +1,61 @@
+// File: server/queue/job_reaper.cc
+#include "server/queue/job_reaper.h"
+
+#include <spdlog/spdlog.h>
+
+namespace warpwatch::server::queue {
+
+JobReaper::JobReaper(Database* database, JobReaperOptions options)
+    : database_(database), options_(std::move(options)) {}
+
+JobReaper::~JobReaper() { Stop(); }
+
+void JobReaper::Start() {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void JobReaper::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+Status JobReaper::RunOnce() {
+  if (!database_->schema_ready()) return OkStatus();  // nothing to reap before the schema exists
+  ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+  StatusOr<int> requeued = store->RequeueExpiredLeases();
+  if (requeued.ok() && *requeued > 0) {
+    requeued_ += *requeued;
+    spdlog::info("msg=\"expired leases reaped\" jobs={}", *requeued);
+  }
+  StatusOr<int> timed_out = store->FailTimedOutJobs(options_.default_job_timeout);
+  if (timed_out.ok() && *timed_out > 0) {
+    timed_out_ += *timed_out;
+    spdlog::info("msg=\"timed-out jobs failed\" jobs={}", *timed_out);
+  }
+  if (options_.after_pass) options_.after_pass(*store);
+  if (!requeued.ok()) return requeued.status().Annotate("requeueing expired leases");
+  if (!timed_out.ok()) return timed_out.status().Annotate("failing timed-out jobs");
+  return OkStatus();
+}
+
+void JobReaper::Loop() {
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (cv_.wait_for(lock, options_.interval, [this] { return stop_; })) return;
+    }
+    // No lock held across the queries.
+    Status status = RunOnce();
+    if (!status.ok()) {
+      // Every tenth failure at warn: a database outage would otherwise log every second.
+      if (errors_++ % 10 == 0)
+        spdlog::warn("msg=\"reaper pass failed\" error=\"{}\"", status.ToString());
+    }
+  }
+}
+
+}  // namespace warpwatch::server::queue

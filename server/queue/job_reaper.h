@@ -1,0 +1,69 @@
+// File: server/queue/job_reaper.h
+// The server's background queue keeper: every `interval` it puts the jobs of dead workers back in
+// the queue (Store::RequeueExpiredLeases: requeue, or FAILED after max_attempts) and fails the
+// jobs that ran past their timeout (Store::FailTimedOutJobs).
+#ifndef WARPWATCH_SERVER_QUEUE_JOB_REAPER_H_
+#define WARPWATCH_SERVER_QUEUE_JOB_REAPER_H_
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "common/status/status.h"
+#include "server/database/database.h"
+
+namespace warpwatch::server::queue {
+
+struct JobReaperOptions {
+  std::chrono::milliseconds interval{1000};                 // --reaper-interval-seconds
+  std::chrono::milliseconds default_job_timeout{21600000};  // --default-job-timeout-seconds
+  // Called after each pass with the store (when it is ready), on the reaper's thread: a place for
+  // periodic gauges. May be empty.
+  std::function<void(Store&)> after_pass;
+};
+
+// Several server replicas may each run one: the store's statements skip rows another holds.
+// Passes before the database is reachable (or migrated) are skipped; errors are counted, logged
+// and retried at the next tick. Thread-safe accessors; `database` must outlive the reaper.
+class JobReaper {
+ public:
+  JobReaper(Database* database, JobReaperOptions options);
+  // Stop() if still running.
+  ~JobReaper();
+  JobReaper(const JobReaper&) = delete;
+  JobReaper& operator=(const JobReaper&) = delete;
+
+  // Starts the thread; the first pass runs one interval from now. Call once.
+  void Start();
+  // Wakes and joins the thread (a pass in progress finishes first). Idempotent.
+  void Stop();
+
+  // Jobs requeued or failed after a lease expiry, jobs failed by timeout, passes that failed.
+  int64_t requeued() const { return requeued_.load(); }
+  int64_t timed_out() const { return timed_out_.load(); }
+  int64_t errors() const { return errors_.load(); }
+
+  // One pass now, on the caller's thread (tests, and the thread's body).
+  Status RunOnce();
+
+ private:
+  void Loop();
+
+  Database* database_;
+  const JobReaperOptions options_;
+  std::atomic<int64_t> requeued_{0};
+  std::atomic<int64_t> timed_out_{0};
+  std::atomic<int64_t> errors_{0};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // guarded by mu_
+  std::thread thread_;
+};
+
+}  // namespace warpwatch::server::queue
+
+#endif  // WARPWATCH_SERVER_QUEUE_JOB_REAPER_H_

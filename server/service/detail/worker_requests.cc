@@ -1,0 +1,129 @@
+// File: server/service/detail/worker_requests.cc
+#include "server/service/detail/worker_requests.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+
+namespace warpwatch::server::detail {
+namespace {
+
+Status Required(const std::string& value, const char* field) {
+  if (value.empty()) return InvalidArgumentError(std::string(field) + ": empty");
+  if (value.size() > kMaxWorkerTextLength) {
+    return InvalidArgumentError(std::string(field) + ": longer than " +
+                                std::to_string(kMaxWorkerTextLength) + " bytes");
+  }
+  return OkStatus();
+}
+
+Status Positive(int64_t value, const char* field) {
+  if (value <= 0) {
+    return InvalidArgumentError(std::string(field) + ": must be > 0, got " + std::to_string(value));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status ValidateRegister(const v1::RegisterRequest& request) {
+  RETURN_IF_ERROR(Required(request.hostname(), "hostname"));
+  if (request.worker_id().size() > kMaxWorkerTextLength) {
+    return InvalidArgumentError("worker_id: longer than " + std::to_string(kMaxWorkerTextLength) +
+                                " bytes");
+  }
+  if (request.version().size() > kMaxWorkerTextLength) {
+    return InvalidArgumentError("version: longer than " + std::to_string(kMaxWorkerTextLength) +
+                                " bytes");
+  }
+  if (request.labels_size() > static_cast<int>(kMaxWorkerLabels)) {
+    return InvalidArgumentError("labels: more than " + std::to_string(kMaxWorkerLabels));
+  }
+  for (const auto& [key, value] : request.labels()) {
+    if (key.empty() || key.size() > kMaxWorkerTextLength || value.size() > kMaxWorkerTextLength) {
+      return InvalidArgumentError("labels[\"" + key.substr(0, 64) +
+                                  "\"]: empty key or longer than " +
+                                  std::to_string(kMaxWorkerTextLength) + " bytes");
+    }
+  }
+  if (request.devices_size() > kMaxWorkerDevices) {
+    return InvalidArgumentError("devices: more than " + std::to_string(kMaxWorkerDevices));
+  }
+  std::set<std::string> uuids;
+  for (int i = 0; i < request.devices_size(); ++i) {
+    const std::string field = "devices[" + std::to_string(i) + "].uuid";
+    RETURN_IF_ERROR(Required(request.devices(i).uuid(), field.c_str()));
+    if (!uuids.insert(request.devices(i).uuid()).second) {
+      return InvalidArgumentError(field + ": \"" + request.devices(i).uuid() + "\" listed twice");
+    }
+  }
+  return OkStatus();
+}
+
+Status ValidateHeartbeat(const v1::HeartbeatRequest& request) {
+  RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
+  for (int i = 0; i < request.running_job_ids_size(); ++i) {
+    const std::string field = "running_job_ids[" + std::to_string(i) + "]";
+    RETURN_IF_ERROR(Positive(request.running_job_ids(i), field.c_str()));
+  }
+  return OkStatus();
+}
+
+Status ValidateAcquireJob(const v1::AcquireJobRequest& request) {
+  RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
+  RETURN_IF_ERROR(Required(request.device_uuid(), "device_uuid"));
+  if (!std::isfinite(request.wait_seconds()) || request.wait_seconds() < 0) {
+    return InvalidArgumentError("wait_seconds: must be finite and >= 0");
+  }
+  return OkStatus();
+}
+
+Status ValidateReportProgress(const v1::ReportProgressRequest& request) {
+  RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
+  RETURN_IF_ERROR(Positive(request.job_id(), "job_id"));
+  if (request.points_done() < 0) return InvalidArgumentError("points_done: negative");
+  if (request.points_total() < 0) return InvalidArgumentError("points_total: negative");
+  if (request.current_case().size() > 4096) {
+    return InvalidArgumentError("current_case: longer than 4096 bytes");
+  }
+  return OkStatus();
+}
+
+Status ValidateUploadMeasurements(const v1::UploadMeasurementsRequest& request,
+                                  const UploadLimits& limits) {
+  RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
+  RETURN_IF_ERROR(Positive(request.run_id(), "run_id"));
+  if (request.measurements_size() > limits.max_measurements) {
+    return ResourceExhaustedError("measurements: " + std::to_string(request.measurements_size()) +
+                                  " in one call, more than --max-upload-batch " +
+                                  std::to_string(limits.max_measurements) + "; split the batch");
+  }
+  const int64_t bytes = static_cast<int64_t>(request.ByteSizeLong());
+  if (bytes > limits.max_bytes) {
+    return ResourceExhaustedError("request of " + std::to_string(bytes) +
+                                  " bytes, more than --max-upload-bytes " +
+                                  std::to_string(limits.max_bytes) + "; split the batch");
+  }
+  for (int i = 0; i < request.measurements_size(); ++i) {
+    if (request.measurements(i).case_().canonical().empty()) {
+      return InvalidArgumentError("measurements[" + std::to_string(i) + "].case.canonical: empty");
+    }
+  }
+  return OkStatus();
+}
+
+Status ValidateFinishJob(const v1::FinishJobRequest& request) {
+  RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
+  RETURN_IF_ERROR(Positive(request.job_id(), "job_id"));
+  if (request.run_id() < 0) return InvalidArgumentError("run_id: negative");
+  if (request.outcome() == v1::JOB_OUTCOME_UNSPECIFIED ||
+      !v1::JobOutcome_IsValid(request.outcome())) {
+    return InvalidArgumentError("outcome: unspecified or unknown");
+  }
+  if (request.error().size() > kMaxErrorLength) {
+    return InvalidArgumentError("error: longer than " + std::to_string(kMaxErrorLength) + " bytes");
+  }
+  return OkStatus();
+}
+
+}  // namespace warpwatch::server::detail

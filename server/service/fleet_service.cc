@@ -1,0 +1,44 @@
+// File: server/service/fleet_service.cc
+#include "server/service/fleet_service.h"
+
+#include <vector>
+
+#include "server/service/detail/authorized_call.h"
+
+namespace warpwatch::server {
+namespace {
+
+constexpr std::string_view kListWorkers = "/warpwatch.v1.FleetService/ListWorkers";
+
+}  // namespace
+
+FleetServiceImpl::FleetServiceImpl(Database* database, const auth::Authorizer* authorizer,
+                                   std::chrono::milliseconds heartbeat_interval)
+    : database_(database), authorizer_(authorizer), heartbeat_interval_(heartbeat_interval) {}
+
+grpc::Status FleetServiceImpl::ListWorkers(grpc::ServerContext* context,
+                                           const v1::ListWorkersRequest* request,
+                                           v1::ListWorkersResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kListWorkers, [&](const auth::Principal&) -> Status {
+        std::vector<v1::WorkerState> states;
+        for (int i = 0; i < request->states_size(); ++i) {
+          const int state = request->states(i);
+          if (state == v1::WORKER_STATE_UNSPECIFIED || !v1::WorkerState_IsValid(state)) {
+            return InvalidArgumentError("states[" + std::to_string(i) + "]: unknown state " +
+                                        std::to_string(state));
+          }
+          states.push_back(static_cast<v1::WorkerState>(state));
+        }
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(
+            std::vector<v1::WorkerInfo> workers,
+            store->ListWorkers(kHeartbeatsBeforeOffline * heartbeat_interval_, states));
+        for (v1::WorkerInfo& worker : workers) *response->add_workers() = std::move(worker);
+        response->set_heartbeat_interval_seconds(static_cast<double>(heartbeat_interval_.count()) /
+                                                 1000.0);
+        return OkStatus();
+      });
+}
+
+}  // namespace warpwatch::server

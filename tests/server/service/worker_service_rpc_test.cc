@@ -1,0 +1,423 @@
+// File: tests/server/service/worker_service_rpc_test.cc
+// WorkerService over real gRPC channels to an in-process server on a real PostgreSQL: register,
+// the AcquireJob long-poll, selectors, uploads, finishing, heartbeats and cancels.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <pqxx/pqxx>
+#include <thread>
+
+#include "tests/server/service/worker_rpc_test_util.h"
+
+namespace warpwatch::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+class WorkerServiceRpcTest : public WorkerRpcTest {
+ protected:
+  // Registers a worker with one H100 "GPU-1", submits a job and acquires it.
+  struct Held {
+    std::string worker;
+    v1::AcquireJobResponse lease;
+  };
+  Held RegisterAndTakeAJob() {
+    Held held;
+    held.worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+    Submit();
+    held.lease = Acquire(held.worker, "GPU-1", 0);
+    EXPECT_TRUE(held.lease.has_job());
+    return held;
+  }
+
+  int64_t MeasurementRows(int64_t run_id) {
+    pqxx::connection conn(url_);
+    pqxx::work tx(conn);
+    return tx.exec_params1("SELECT count(*) FROM measurement WHERE run_id = $1", run_id)[0]
+        .as<int64_t>();
+  }
+};
+
+TEST_F(WorkerServiceRpcTest, RegisterAnswersAnIdTheHeartbeatIntervalAndTheLease) {
+  server::ServerConfig config = TestConfig();
+  config.lease_seconds = 30;
+  StartServer(config);
+  v1::RegisterResponse first = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")});
+  EXPECT_FALSE(first.worker_id().empty());
+  EXPECT_DOUBLE_EQ(first.lease_seconds(), 30);
+  EXPECT_DOUBLE_EQ(first.heartbeat_interval_seconds(), 10);  // a third of the lease by default
+
+  // Re-registering with the previous id keeps it.
+  v1::RegisterRequest again;
+  again.set_worker_id(first.worker_id());
+  again.set_hostname("node-1");
+  *again.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
+  v1::RegisterResponse second;
+  ASSERT_TRUE(WorkerStub()->Register(Context().get(), again, &second).ok());
+  EXPECT_EQ(second.worker_id(), first.worker_id());
+}
+
+TEST_F(WorkerServiceRpcTest, RegisterRefusesRequestsNamingTheField) {
+  StartServer();
+  v1::RegisterRequest request;
+  v1::RegisterResponse response;
+  grpc::Status status = WorkerStub()->Register(Context().get(), request, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("hostname"), std::string::npos) << status.error_message();
+
+  request.set_hostname("node-1");
+  *request.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
+  *request.add_devices() = MakeGpu("", "NVIDIA H100");
+  status = WorkerStub()->Register(Context().get(), request, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("devices[1].uuid"), std::string::npos)
+      << status.error_message();
+}
+
+TEST_F(WorkerServiceRpcTest, AcquireJobReturnsAJobSubmittedDuringThePollWithinMilliseconds) {
+  StartServer();
+  const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  const Clock::time_point start = Clock::now();
+  auto poll = std::async(std::launch::async, [&] {
+    v1::AcquireJobResponse response = Acquire(worker, "GPU-1", 20);
+    return std::make_pair(response, Clock::now());
+  });
+  std::this_thread::sleep_for(milliseconds(700));  // the poll is waiting by now
+  const v1::Job job = Submit();
+  const Clock::time_point submitted = Clock::now();
+  ASSERT_EQ(poll.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  auto [response, returned] = poll.get();
+  ASSERT_TRUE(response.has_job());
+  EXPECT_EQ(response.job().id(), job.id());
+  EXPECT_EQ(response.job().state(), v1::JOB_STATE_RUNNING);
+  EXPECT_EQ(response.job().lease_owner(), worker);
+  EXPECT_GT(response.run_id(), 0);
+  EXPECT_TRUE(response.has_lease_expiry());
+  EXPECT_GE(std::chrono::duration<double>(returned - start).count(), 0.65);  // it did wait
+  const double latency = std::chrono::duration<double>(returned - submitted).count();
+  std::printf("AcquireJob returned %.1f ms after SubmitJob returned\n", latency * 1000);
+  EXPECT_LT(latency, 0.2);
+}
+
+TEST_F(WorkerServiceRpcTest, AcquireJobWithNothingQueuedReturnsEmptyAfterTheWait) {
+  StartServer();
+  const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  const Clock::time_point start = Clock::now();
+  v1::AcquireJobResponse response = Acquire(worker, "GPU-1", 0.6);
+  const double took = SecondsSince(start);
+  EXPECT_FALSE(response.has_job());
+  EXPECT_EQ(response.run_id(), 0);
+  EXPECT_GE(took, 0.55);
+  EXPECT_LT(took, 3.0);
+}
+
+TEST_F(WorkerServiceRpcTest, AcquireJobEndsBeforeTheCallDeadline) {
+  StartServer();
+  const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  v1::AcquireJobRequest request;
+  request.set_worker_id(worker);
+  request.set_device_uuid("GPU-1");
+  request.set_wait_seconds(30);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(1500));
+  v1::AcquireJobResponse response;
+  const Clock::time_point start = Clock::now();
+  grpc::Status status = WorkerStub()->AcquireJob(&context, request, &response);
+  EXPECT_TRUE(status.ok()) << status.error_code() << " " << status.error_message();
+  EXPECT_FALSE(response.has_job());
+  EXPECT_LT(SecondsSince(start), 1.5);
+}
+
+TEST_F(WorkerServiceRpcTest, AcquireJobIsCappedByTheServerMaximumWait) {
+  server::ServerConfig config = TestConfig();
+  config.acquire_max_wait_seconds = 0.5;
+  StartServer(config);
+  const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  const Clock::time_point start = Clock::now();
+  EXPECT_FALSE(Acquire(worker, "GPU-1", 8).has_job());
+  EXPECT_LT(SecondsSince(start), 3.0);
+}
+
+TEST_F(WorkerServiceRpcTest, AcquireJobEndsPromptlyWhenTheServerShutsDown) {
+  StartServer();
+  const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  auto poll = std::async(std::launch::async, [&] {
+    grpc::Status status;
+    v1::AcquireJobResponse response = Acquire(worker, "GPU-1", 8, &status);
+    return std::make_pair(status, response.has_job());
+  });
+  std::this_thread::sleep_for(milliseconds(500));
+  const Clock::time_point start = Clock::now();
+  runtime_->Shutdown(std::chrono::milliseconds(5000));
+  const double shutdown_took = SecondsSince(start);
+  ASSERT_EQ(poll.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  auto [status, has_job] = poll.get();
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  EXPECT_FALSE(has_job);
+  EXPECT_LT(shutdown_took, 2.0);  // the poll did not hold the shutdown for its grace
+}
+
+TEST_F(WorkerServiceRpcTest, AcquireJobHandsOutOnlyJobsWhoseSelectorMatchesTheGpu) {
+  StartServer();
+  const std::string a100 =
+      Register("node-a", {MakeGpu("GPU-A", "NVIDIA A100-SXM4-80GB")}, {{"rack", "r1"}}).worker_id();
+  const std::string h100 =
+      Register("node-h", {MakeGpu("GPU-H", "NVIDIA H100 80GB HBM3")}, {{"rack", "r2"}}).worker_id();
+  const v1::Job for_h100 =
+      Submit([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_model("*H100*"); });
+  EXPECT_FALSE(Acquire(a100, "GPU-A", 0).has_job());
+  v1::AcquireJobResponse got = Acquire(h100, "GPU-H", 0);
+  ASSERT_TRUE(got.has_job());
+  EXPECT_EQ(got.job().id(), for_h100.id());
+
+  const v1::Job for_r1 = Submit(
+      [](v1::JobSpec& s) { (*s.mutable_selector()->mutable_worker_labels())["rack"] = "r1"; });
+  const v1::Job for_uuid =
+      Submit([](v1::JobSpec& s) { s.mutable_selector()->set_gpu_uuid("GPU-A"); });
+  // GPU-H is busy anyway in real life; here it simply must not match either job.
+  EXPECT_FALSE(Acquire(h100, "GPU-H", 0).has_job());
+  std::set<int64_t> got_ids;
+  for (int i = 0; i < 2; ++i) {
+    v1::AcquireJobResponse r = Acquire(a100, "GPU-A", 0);
+    ASSERT_TRUE(r.has_job());
+    got_ids.insert(r.job().id());
+  }
+  EXPECT_EQ(got_ids, (std::set<int64_t>{for_r1.id(), for_uuid.id()}));
+}
+
+TEST_F(WorkerServiceRpcTest, AcquireJobRefusesUnknownWorkersAndForeignGpus) {
+  StartServer();
+  const std::string w1 = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")});
+  grpc::Status status;
+  Acquire("no-such-worker", "GPU-1", 0, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  Acquire(w1, "GPU-2", 0, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  Acquire(w1, "", 0, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("device_uuid"), std::string::npos);
+  Acquire(w1, "GPU-1", -1, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("wait_seconds"), std::string::npos);
+}
+
+TEST_F(WorkerServiceRpcTest, UploadingTheSameBatchTwiceStoresItOnce) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  const int64_t run = held.lease.run_id();
+  std::vector<v1::Measurement> batch = {MakeMeasurement("reduce/warp_shuffle?n=1"),
+                                        MakeMeasurement("reduce/warp_shuffle?n=2"),
+                                        MakeMeasurement("reduce/warp_shuffle?n=3")};
+  v1::UploadMeasurementsResponse first;
+  ASSERT_TRUE(Upload(held.worker, run, batch, &first).ok());
+  EXPECT_EQ(first.inserted(), 3);
+  EXPECT_EQ(first.duplicates(), 0);
+  v1::UploadMeasurementsResponse again;
+  ASSERT_TRUE(Upload(held.worker, run, batch, &again).ok());
+  EXPECT_EQ(again.inserted(), 0);
+  EXPECT_EQ(again.duplicates(), 3);
+  batch.push_back(MakeMeasurement("reduce/warp_shuffle?n=4"));
+  v1::UploadMeasurementsResponse mixed;
+  ASSERT_TRUE(Upload(held.worker, run, batch, &mixed).ok());
+  EXPECT_EQ(mixed.inserted(), 1);
+  EXPECT_EQ(mixed.duplicates(), 3);
+  EXPECT_EQ(MeasurementRows(run), 4);
+}
+
+TEST_F(WorkerServiceRpcTest, OversizeBatchesAreResourceExhaustedNamingTheLimit) {
+  server::ServerConfig config = TestConfig();
+  config.max_upload_batch = 2;
+  config.max_upload_bytes = 4096;
+  StartServer(config);
+  Held held = RegisterAndTakeAJob();
+  const int64_t run = held.lease.run_id();
+  v1::UploadMeasurementsResponse response;
+  grpc::Status status =
+      Upload(held.worker, run,
+             {MakeMeasurement("a/b?n=1"), MakeMeasurement("a/b?n=2"), MakeMeasurement("a/b?n=3")},
+             &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(status.error_message().find("--max-upload-batch 2"), std::string::npos)
+      << status.error_message();
+
+  v1::Measurement big = MakeMeasurement("a/b?n=4");
+  for (int i = 0; i < 1000; ++i) big.add_samples_seconds(1e-3 * i);
+  status = Upload(held.worker, run, {big}, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(status.error_message().find("--max-upload-bytes 4096"), std::string::npos)
+      << status.error_message();
+  EXPECT_EQ(MeasurementRows(run), 0);  // nothing of a refused batch is stored
+
+  // Split, the same measurements go through.
+  ASSERT_TRUE(
+      Upload(held.worker, run, {MakeMeasurement("a/b?n=1"), MakeMeasurement("a/b?n=2")}, &response)
+          .ok());
+  EXPECT_EQ(response.inserted(), 2);
+}
+
+TEST_F(WorkerServiceRpcTest, UploadRefusesMeasurementsWithoutACaseAndBadRunIds) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  v1::UploadMeasurementsResponse response;
+  grpc::Status status = Upload(held.worker, held.lease.run_id(),
+                               {MakeMeasurement("a/b?n=1"), MakeMeasurement("")}, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("measurements[1].case.canonical"), std::string::npos)
+      << status.error_message();
+  status = Upload(held.worker, 0, {MakeMeasurement("a/b?n=1")}, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("run_id"), std::string::npos);
+  status = Upload(held.worker, held.lease.run_id() + 1000, {MakeMeasurement("a/b?n=1")}, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(WorkerServiceRpcTest, AWorkerTouchesOnlyTheJobsItHolds) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  const std::string other = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
+  const int64_t job = held.lease.job().id();
+  v1::Job finished;
+  grpc::Status status = Finish(other, job, v1::JOB_OUTCOME_SUCCEEDED, &finished);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
+
+  v1::ReportProgressRequest progress;
+  progress.set_worker_id(other);
+  progress.set_job_id(job);
+  progress.set_points_done(1);
+  v1::ReportProgressResponse progress_response;
+  status = WorkerStub()->ReportProgress(Context().get(), progress, &progress_response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+
+  v1::UploadMeasurementsResponse upload;
+  status = Upload(other, held.lease.run_id(), {MakeMeasurement("a/b?n=1")}, &upload);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
+
+  v1::HeartbeatResponse heartbeat;
+  ASSERT_TRUE(Heartbeat(other, {job}, &heartbeat).ok());
+  EXPECT_EQ(std::vector<int64_t>(heartbeat.lost_job_ids().begin(), heartbeat.lost_job_ids().end()),
+            std::vector<int64_t>{job});
+
+  status = Finish(held.worker, 999999, v1::JOB_OUTCOME_SUCCEEDED, &finished);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  status = Finish(held.worker, job, v1::JOB_OUTCOME_UNSPECIFIED, &finished);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("outcome"), std::string::npos);
+
+  // The holder may.
+  ASSERT_TRUE(Finish(held.worker, job, v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
+  EXPECT_EQ(finished.state(), v1::JOB_STATE_SUCCEEDED);
+  EXPECT_EQ(GetJob(job).state(), v1::JOB_STATE_SUCCEEDED);
+}
+
+TEST_F(WorkerServiceRpcTest, FinishJobFailedKeepsTheWorkersReason) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  v1::Job finished;
+  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), v1::JOB_OUTCOME_FAILED, &finished,
+                     "child crashed 3 times")
+                  .ok());
+  EXPECT_EQ(finished.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(finished.error(), "child crashed 3 times");
+}
+
+TEST_F(WorkerServiceRpcTest, ReleasedJobsGoBackToTheQueueForAnotherWorker) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  const std::string other = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
+  v1::Job released;
+  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), v1::JOB_OUTCOME_RELEASED, &released).ok());
+  EXPECT_EQ(released.state(), v1::JOB_STATE_QUEUED);
+  v1::AcquireJobResponse again = Acquire(other, "GPU-2", 2);
+  ASSERT_TRUE(again.has_job());
+  EXPECT_EQ(again.job().id(), held.lease.job().id());
+  EXPECT_EQ(again.job().attempts(), 1);  // a release does not count as an attempt
+}
+
+TEST_F(WorkerServiceRpcTest, HeartbeatExtendsTheLeaseAndReportsCancelsFromJobService) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  const int64_t job = held.lease.job().id();
+  v1::HeartbeatResponse beat;
+  ASSERT_TRUE(Heartbeat(held.worker, {job}, &beat).ok());
+  EXPECT_TRUE(beat.cancelled_job_ids().empty());
+  EXPECT_TRUE(beat.lost_job_ids().empty());
+  EXPECT_GE(beat.lease_expiry().seconds(), held.lease.lease_expiry().seconds());
+
+  v1::CancelJobRequest cancel;
+  cancel.set_job_id(job);
+  cancel.set_reason("wrong driver");
+  v1::Job cancelled;
+  ASSERT_TRUE(JobStub()->CancelJob(Context().get(), cancel, &cancelled).ok());
+  EXPECT_EQ(cancelled.state(), v1::JOB_STATE_RUNNING);
+  EXPECT_TRUE(cancelled.cancel_requested());
+
+  ASSERT_TRUE(Heartbeat(held.worker, {job}, &beat).ok());
+  EXPECT_EQ(std::vector<int64_t>(beat.cancelled_job_ids().begin(), beat.cancelled_job_ids().end()),
+            std::vector<int64_t>{job});
+  v1::ReportProgressRequest progress;
+  progress.set_worker_id(held.worker);
+  progress.set_job_id(job);
+  progress.set_points_done(2);
+  progress.set_points_total(8);
+  v1::ReportProgressResponse progress_response;
+  ASSERT_TRUE(WorkerStub()->ReportProgress(Context().get(), progress, &progress_response).ok());
+  EXPECT_TRUE(progress_response.cancel_requested());
+
+  v1::Job finished;
+  ASSERT_TRUE(Finish(held.worker, job, v1::JOB_OUTCOME_CANCELLED, &finished).ok());
+  EXPECT_EQ(finished.state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(finished.points_done(), 2);  // the points done before the cancel stay counted
+}
+
+TEST_F(WorkerServiceRpcTest, HeartbeatOfAnUnknownWorkerIsNotFound) {
+  StartServer();
+  v1::HeartbeatResponse beat;
+  EXPECT_EQ(Heartbeat("no-such-worker", {}, &beat).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Heartbeat("", {}, &beat).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(WorkerServiceRpcTest, WatchJobStreamsProgressAsReportProgressArrives) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  const int64_t job = held.lease.job().id();
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+  v1::GetJobRequest watch;
+  watch.set_job_id(job);
+  auto stream = JobStub()->WatchJob(&context, watch);
+  v1::JobEvent event;
+  ASSERT_TRUE(stream->Read(&event));
+  EXPECT_EQ(event.job().state(), v1::JOB_STATE_RUNNING);
+
+  v1::ReportProgressRequest progress;
+  progress.set_worker_id(held.worker);
+  progress.set_job_id(job);
+  progress.set_points_done(3);
+  progress.set_points_total(12);
+  progress.set_current_case("reduce/warp_shuffle?n=1024");
+  v1::ReportProgressResponse progress_response;
+  ASSERT_TRUE(WorkerStub()->ReportProgress(Context().get(), progress, &progress_response).ok());
+  EXPECT_FALSE(progress_response.cancel_requested());
+  bool saw_progress = false;
+  while (!saw_progress && stream->Read(&event)) {
+    saw_progress = event.job().points_done() == 3 && event.job().points_total() == 12 &&
+                   event.job().current_case() == "reduce/warp_shuffle?n=1024";
+  }
+  EXPECT_TRUE(saw_progress);
+
+  v1::Job finished;
+  ASSERT_TRUE(Finish(held.worker, job, v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
+  v1::JobState last = v1::JOB_STATE_UNSPECIFIED;
+  while (stream->Read(&event)) last = event.job().state();
+  EXPECT_EQ(last, v1::JOB_STATE_SUCCEEDED);
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
+}  // namespace
+}  // namespace warpwatch::testing
