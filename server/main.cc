@@ -3,11 +3,11 @@
 // then stops accepting, lets in-flight calls finish (--shutdown-grace-seconds) and exits 0.
 #include <pthread.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <spdlog/spdlog.h>
 
 #include "server/config/server_config.h"
 #include "server/logging/logging.h"
@@ -16,8 +16,9 @@
 int main(int argc, char** argv) {
   using warpwatch::server::ServerConfig;
   ServerConfig config;
-  CLI::App app("warpwatch-server: the warpwatch gRPC API over PostgreSQL.\n"
-               "Every flag can also be set through the WARPWATCH_* variable shown beside it.");
+  CLI::App app(
+      "warpwatch-server: the warpwatch gRPC API over PostgreSQL.\n"
+      "Every flag can also be set through the WARPWATCH_* variable shown beside it.");
   warpwatch::server::AddServerFlags(app, &config);
   CLI11_PARSE(app, argc, argv);
 
@@ -37,14 +38,16 @@ int main(int argc, char** argv) {
 
   auto runtime = warpwatch::server::ServerRuntime::Start(config);
   if (!runtime.ok()) {
-    spdlog::critical("msg=\"cannot start\" error=\"{}\"", warpwatch::server::LogEscape(runtime.status().ToString()));
+    spdlog::critical("msg=\"cannot start\" error=\"{}\"",
+                     warpwatch::server::LogEscape(runtime.status().ToString()));
     return 1;
   }
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
-  spdlog::info("msg=\"signal received\" signal={}", signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
-  (*runtime)->Shutdown(std::chrono::milliseconds(
-      static_cast<int64_t>(config.shutdown_grace_seconds * 1000)));
+  spdlog::info("msg=\"signal received\" signal={}",
+               signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
+  (*runtime)->Shutdown(
+      std::chrono::milliseconds(static_cast<int64_t>(config.shutdown_grace_seconds * 1000)));
   runtime->reset();
   return 0;
 }

@@ -1,12 +1,13 @@
 // File: cli/client/connection.cc
 #include "cli/client/connection.h"
 
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <grpcpp/create_channel.h>
-#include <grpcpp/security/credentials.h>
 #include <sstream>
 
 namespace warpwatch::cli {

@@ -4,12 +4,12 @@
 #ifndef WARPWATCH_CLI_CLIENT_CONNECTION_H_
 #define WARPWATCH_CLI_CLIENT_CONNECTION_H_
 
+#include <grpcpp/channel.h>
+#include <grpcpp/client_context.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
-
-#include <grpcpp/channel.h>
-#include <grpcpp/client_context.h>
 
 #include "common/status/status.h"
 

@@ -16,7 +16,8 @@ std::string FormatDuration(double seconds);
 std::string FormatTimestamp(const google::protobuf::Timestamp& t);
 
 // Seconds from `from` to `to`; 0 when either is unset.
-double SecondsBetween(const google::protobuf::Timestamp& from, const google::protobuf::Timestamp& to);
+double SecondsBetween(const google::protobuf::Timestamp& from,
+                      const google::protobuf::Timestamp& to);
 
 // The current time as a Timestamp.
 google::protobuf::Timestamp Now();

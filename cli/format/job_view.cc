@@ -78,7 +78,8 @@ void PrintJobDetail(const v1::Job& job, std::ostream& out) {
   if (!job.current_case().empty()) out << "current case: " << job.current_case() << "\n";
   out << "families:     " << Join(spec.families()) << "\n";
   out << "variants:     " << Or(Join(spec.variants()), "all") << "\n";
-  for (const v1::AxisOverride& axis : spec.axes()) out << "axis:         " << AxisText(axis) << "\n";
+  for (const v1::AxisOverride& axis : spec.axes())
+    out << "axis:         " << AxisText(axis) << "\n";
   out << "selector:     model=" << Or(spec.selector().gpu_model(), "*")
       << " uuid=" << Or(spec.selector().gpu_uuid(), "*")
       << " worker_labels=" << Labels(spec.selector().worker_labels()) << "\n";

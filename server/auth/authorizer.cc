@@ -29,7 +29,8 @@ StatusOr<Principal> Authorizer::Authorize(std::string_view authorization_header,
   if (open()) return Principal{kAnonymousName, Role::kAdmin};
   std::string_view token = BearerToken(authorization_header);
   if (token.empty()) {
-    return UnauthenticatedError("missing bearer token (metadata \"authorization: Bearer <token>\")");
+    return UnauthenticatedError(
+        "missing bearer token (metadata \"authorization: Bearer <token>\")");
   }
   auto it = tokens_->find(std::string(token));
   if (it == tokens_->end()) return UnauthenticatedError("unknown bearer token");

@@ -3,10 +3,10 @@
 #ifndef WARPWATCH_SERVER_AUTH_AUTHORIZER_H_
 #define WARPWATCH_SERVER_AUTH_AUTHORIZER_H_
 
+#include <grpcpp/server_context.h>
+
 #include <optional>
 #include <string_view>
-
-#include <grpcpp/server_context.h>
 
 #include "common/status/status.h"
 #include "server/auth/token_file.h"

@@ -28,8 +28,8 @@ struct Principal {
 // token -> principal.
 using TokenTable = std::map<std::string, Principal>;
 
-// Parses the file's text. INVALID_ARGUMENT "<source>:<line>: <what is wrong>" on the first bad line,
-// and for a file without any token (an empty tokens file would lock everyone out silently).
+// Parses the file's text. INVALID_ARGUMENT "<source>:<line>: <what is wrong>" on the first bad
+// line, and for a file without any token (an empty tokens file would lock everyone out silently).
 StatusOr<TokenTable> ParseTokenFile(const std::string& text, const std::string& source);
 
 // Reads and parses `path`. NOT_FOUND when it cannot be read.

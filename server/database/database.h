@@ -38,7 +38,7 @@ class Database {
  private:
   std::unique_ptr<Store> store_;
   Migrator migrator_;
-  std::mutex probe_mu_;                 // serializes Probe(); never held by ReadyStore()
+  std::mutex probe_mu_;  // serializes Probe(); never held by ReadyStore()
   std::atomic<bool> schema_ready_{false};
 };
 

@@ -5,6 +5,8 @@
 #ifndef WARPWATCH_SERVER_HEALTH_HEALTH_CHECKER_H_
 #define WARPWATCH_SERVER_HEALTH_HEALTH_CHECKER_H_
 
+#include <grpcpp/health_check_service_interface.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -12,8 +14,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <grpcpp/health_check_service_interface.h>
 
 #include "server/database/database.h"
 
@@ -50,7 +50,7 @@ class HealthChecker {
   Observer observer_;
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stop_ = false;       // guarded by mu_
+  bool stop_ = false;          // guarded by mu_
   bool last_serving_ = false;  // touched by the probing thread only (Start, then Loop)
   bool published_ = false;     // same
   std::thread thread_;

@@ -1,9 +1,9 @@
 // File: server/metrics/server_metrics.cc
 #include "server/metrics/server_metrics.h"
 
-#include <exception>
-
 #include <prometheus/counter.h>
+
+#include <exception>
 
 #include "server/metrics/detail/rpc_interceptor.h"
 
@@ -41,8 +41,7 @@ StatusOr<std::unique_ptr<ServerMetrics>> ServerMetrics::Create(const std::string
   return metrics;
 }
 
-void ServerMetrics::ObserveRpc(const std::string& method, const std::string& code,
-                               double seconds) {
+void ServerMetrics::ObserveRpc(const std::string& method, const std::string& code, double seconds) {
   rpc_duration_.Add({{"method", method}, {"code", code}}, kRpcBuckets).Observe(seconds);
 }
 

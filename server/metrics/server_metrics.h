@@ -3,16 +3,16 @@
 #ifndef WARPWATCH_SERVER_METRICS_SERVER_METRICS_H_
 #define WARPWATCH_SERVER_METRICS_SERVER_METRICS_H_
 
-#include <memory>
-#include <string>
-#include <vector>
-
 #include <grpcpp/support/server_interceptor.h>
 #include <prometheus/exposer.h>
 #include <prometheus/family.h>
 #include <prometheus/gauge.h>
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
+
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "common/status/status.h"
 

@@ -51,8 +51,8 @@ grpc::Status JobServiceImpl::SubmitJob(grpc::ServerContext* context,
       });
 }
 
-grpc::Status JobServiceImpl::GetJob(grpc::ServerContext* context,
-                                    const v1::GetJobRequest* request, v1::Job* response) {
+grpc::Status JobServiceImpl::GetJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
+                                    v1::Job* response) {
   return detail::AuthorizedCall(*authorizer_, *context, kGetJob,
                                 [&](const auth::Principal&) -> Status {
                                   RETURN_IF_ERROR(validation::ValidateGetJob(*request));

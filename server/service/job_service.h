@@ -14,8 +14,8 @@
 namespace warpwatch::server {
 
 struct JobServiceOptions {
-  validation::SpecLimits limits;                 // --max-sweep-points
-  std::chrono::milliseconds watch_poll{500};     // WatchJob re-reads the job this often
+  validation::SpecLimits limits;              // --max-sweep-points
+  std::chrono::milliseconds watch_poll{500};  // WatchJob re-reads the job this often
 };
 
 // Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.

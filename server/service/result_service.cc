@@ -25,8 +25,8 @@ grpc::Status ResultServiceImpl::QueryMeasurements(grpc::ServerContext* context,
                                                   v1::QueryMeasurementsResponse*) {
   return NotYet(context, "QueryMeasurements");
 }
-grpc::Status ResultServiceImpl::GetSeries(grpc::ServerContext* context,
-                                          const v1::GetSeriesRequest*, v1::Series*) {
+grpc::Status ResultServiceImpl::GetSeries(grpc::ServerContext* context, const v1::GetSeriesRequest*,
+                                          v1::Series*) {
   return NotYet(context, "GetSeries");
 }
 grpc::Status ResultServiceImpl::CompareRuns(grpc::ServerContext* context,

@@ -1,12 +1,12 @@
 // File: server/tls/server_credentials.cc
 #include "server/tls/server_credentials.h"
 
+#include <grpcpp/security/server_credentials.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <grpcpp/security/server_credentials.h>
 
 namespace warpwatch::server::tls {
 
@@ -30,8 +30,7 @@ StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(const T
   options.pem_key_cert_pairs.push_back(std::move(pair));
   if (!files.client_ca.empty()) {
     ASSIGN_OR_RETURN(options.pem_root_certs, ReadPemFile(files.client_ca, "--tls-client-ca"));
-    options.client_certificate_request =
-        GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+    options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
   }
   return grpc::SslServerCredentials(options);
 }

@@ -3,10 +3,10 @@
 #ifndef WARPWATCH_SERVER_TLS_SERVER_CREDENTIALS_H_
 #define WARPWATCH_SERVER_TLS_SERVER_CREDENTIALS_H_
 
+#include <grpcpp/security/server_credentials.h>
+
 #include <memory>
 #include <string>
-
-#include <grpcpp/security/server_credentials.h>
 
 #include "common/status/status.h"
 

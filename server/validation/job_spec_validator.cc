@@ -29,7 +29,8 @@ Status ValidateMeasurement(const v1::MeasurementSettings& m) {
 }
 
 Status ValidateSelector(const v1::DeviceSelector& s) {
-  RETURN_IF_ERROR(detail::CheckLength(s.gpu_model(), kMaxSelectorLength, "spec.selector.gpu_model"));
+  RETURN_IF_ERROR(
+      detail::CheckLength(s.gpu_model(), kMaxSelectorLength, "spec.selector.gpu_model"));
   RETURN_IF_ERROR(detail::CheckLength(s.gpu_uuid(), kMaxSelectorLength, "spec.selector.gpu_uuid"));
   return detail::CheckLabels(s.worker_labels(), "spec.selector.worker_labels");
 }
@@ -52,8 +53,9 @@ StatusOr<int64_t> ValidateJobSpec(const v1::JobSpec& spec, const SpecLimits& lim
   plan_limits.max_points = limits.max_points;
   ASSIGN_OR_RETURN(std::vector<catalog::Point> points, catalog::ExpandSpec(spec, plan_limits));
   if (points.empty()) {
-    return InvalidArgumentError("spec: selects no case points (check spec.families and "
-                                "spec.variants)");
+    return InvalidArgumentError(
+        "spec: selects no case points (check spec.families and "
+        "spec.variants)");
   }
   return static_cast<int64_t>(points.size());
 }

@@ -41,8 +41,8 @@ class CliRpcTest : public RpcTest {
   Result RunRaw(const std::string& command) {
     static int counter = 0;
     const std::string base = dir_.path() + "/run" + std::to_string(++counter);
-    const std::string full = "env -u WARPWATCH_SERVER -u WARPWATCH_TOKEN " + command + " >" +
-                             base + ".out 2>" + base + ".err </dev/null";
+    const std::string full = "env -u WARPWATCH_SERVER -u WARPWATCH_TOKEN " + command + " >" + base +
+                             ".out 2>" + base + ".err </dev/null";
     const int status = std::system(full.c_str());
     Result result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -68,8 +68,9 @@ class CliRpcTest : public RpcTest {
 
 TEST_F(CliRpcTest, SubmitPrintsTheNewJobAndExitsZero) {
   StartServer();
-  Result r = Cli("submit --family reduce --variant warp_shuffle --axis reduce:n=1024,2048 "
-                 "--label git_sha=abc123 --priority 3 --max-noise 1%");
+  Result r =
+      Cli("submit --family reduce --variant warp_shuffle --axis reduce:n=1024,2048 "
+          "--label git_sha=abc123 --priority 3 --max-noise 1%");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("submitted job 1: 2 points, QUEUED"), std::string::npos) << r.out;
 }

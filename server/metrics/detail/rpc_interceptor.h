@@ -3,11 +3,11 @@
 #ifndef WARPWATCH_SERVER_METRICS_DETAIL_RPC_INTERCEPTOR_H_
 #define WARPWATCH_SERVER_METRICS_DETAIL_RPC_INTERCEPTOR_H_
 
-#include <chrono>
-#include <string>
-
 #include <grpcpp/support/interceptor.h>
 #include <grpcpp/support/server_interceptor.h>
+
+#include <chrono>
+#include <string>
 
 namespace warpwatch::server::metrics {
 class ServerMetrics;

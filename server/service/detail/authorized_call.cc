@@ -23,7 +23,8 @@ void LogCallFailure(std::string_view method, const grpc::ServerContextBase& cont
   }
   const spdlog::level::level_enum level = server_side ? spdlog::level::warn : spdlog::level::debug;
   spdlog::log(level, "msg=\"rpc failed\" method={} peer={} principal={} code={} error=\"{}\"",
-              method, context.peer(), principal, StatusCodeName(status.code()), LogEscape(status.message()));
+              method, context.peer(), principal, StatusCodeName(status.code()),
+              LogEscape(status.message()));
 }
 
 }  // namespace warpwatch::server::detail

@@ -4,10 +4,10 @@
 #ifndef WARPWATCH_SERVER_SERVICE_DETAIL_AUTHORIZED_CALL_H_
 #define WARPWATCH_SERVER_SERVICE_DETAIL_AUTHORIZED_CALL_H_
 
-#include <string_view>
-
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/status.h>
+
+#include <string_view>
 
 #include "common/status/status.h"
 #include "server/auth/authorizer.h"

@@ -31,8 +31,8 @@ std::string Num(double v) {
 Status CheckLabels(const google::protobuf::Map<std::string, std::string>& labels,
                    const std::string& field) {
   if (labels.size() > static_cast<size_t>(kMaxLabels)) {
-    return InvalidArgumentError(field + ": " + std::to_string(labels.size()) +
-                                " labels, at most " + std::to_string(kMaxLabels));
+    return InvalidArgumentError(field + ": " + std::to_string(labels.size()) + " labels, at most " +
+                                std::to_string(kMaxLabels));
   }
   for (const auto& [key, value] : labels) {
     if (!ValidLabelKey(key)) {

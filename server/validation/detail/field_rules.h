@@ -4,10 +4,10 @@
 #ifndef WARPWATCH_SERVER_VALIDATION_DETAIL_FIELD_RULES_H_
 #define WARPWATCH_SERVER_VALIDATION_DETAIL_FIELD_RULES_H_
 
+#include <google/protobuf/map.h>
+
 #include <cstdint>
 #include <string>
-
-#include <google/protobuf/map.h>
 
 #include "common/status/status.h"
 

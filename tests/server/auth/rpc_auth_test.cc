@@ -22,17 +22,16 @@ constexpr const char* kAdmin = "admin-token-00000001";
 
 // Methods exercised, by short name.
 const std::vector<std::string> kMethods = {
-    "GetJob",   "ListJobs",         "WatchJob",        "SubmitJob",       "CancelJob",
-    "Register", "AcquireJob",       "FinishJob",       "ListRuns",        "UpdateRegression"};
+    "GetJob",   "ListJobs",   "WatchJob",  "SubmitJob", "CancelJob",
+    "Register", "AcquireJob", "FinishJob", "ListRuns",  "UpdateRegression"};
 
 class RpcAuthTest : public RpcTest {
  protected:
   void StartWithTokens() {
     server::ServerConfig config = TestConfig();
-    config.tokens_file = dir_.Write("tokens", std::string("# roles\n") + kReader +
-                                                  " reader dash\n" + kSubmitter +
-                                                  " submitter ci\n" + kWorker + " worker node1\n" +
-                                                  kAdmin + " admin ops\n");
+    config.tokens_file = dir_.Write(
+        "tokens", std::string("# roles\n") + kReader + " reader dash\n" + kSubmitter +
+                      " submitter ci\n" + kWorker + " worker node1\n" + kAdmin + " admin ops\n");
     StartServer(config);
   }
 
@@ -137,8 +136,13 @@ TEST_F(RpcAuthTest, AllowedCallsGetTheirOwnAnswers) {
   EXPECT_EQ(Call("GetJob", kReader), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(Call("ListJobs", kReader), grpc::StatusCode::OK);
   EXPECT_EQ(Call("SubmitJob", kSubmitter), grpc::StatusCode::OK);
-  EXPECT_EQ(Call("Register", kWorker), grpc::StatusCode::UNIMPLEMENTED);
-  EXPECT_EQ(Call("ListRuns", kAdmin), grpc::StatusCode::UNIMPLEMENTED);
+  // WorkerService and ResultService answer for themselves (an empty request is refused or the
+  // method is not implemented yet); only authorization matters here.
+  for (auto [method, token] : {std::pair{"Register", kWorker}, std::pair{"ListRuns", kAdmin}}) {
+    const grpc::StatusCode code = Call(method, token);
+    EXPECT_NE(code, grpc::StatusCode::UNAUTHENTICATED) << method;
+    EXPECT_NE(code, grpc::StatusCode::PERMISSION_DENIED) << method;
+  }
 }
 
 TEST_F(RpcAuthTest, NoTokenIsUnauthenticated) {

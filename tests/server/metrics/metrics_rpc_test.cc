@@ -58,9 +58,9 @@ TEST_F(MetricsRpcTest, RpcDurationsAreRecordedByMethodAndCode) {
             grpc::StatusCode::NOT_FOUND);
 
   const std::string metrics = FetchMetrics(runtime_->metrics_ports()[0]);
-  EXPECT_TRUE(HasLineWith(metrics, {"warpwatch_rpc_duration_seconds_count",
-                                    "method=\"warpwatch.v1.JobService/GetJob\"",
-                                    "code=\"NOT_FOUND\"", "} 1"}))
+  EXPECT_TRUE(HasLineWith(
+      metrics, {"warpwatch_rpc_duration_seconds_count", "method=\"warpwatch.v1.JobService/GetJob\"",
+                "code=\"NOT_FOUND\"", "} 1"}))
       << metrics;
   EXPECT_TRUE(HasLineWith(metrics, {"warpwatch_database_up", " 1"})) << metrics;
 }

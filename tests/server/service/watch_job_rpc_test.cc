@@ -48,12 +48,13 @@ class WatchJobRpcTest : public RpcTest {
 // Reads a WatchJob stream on its own thread.
 struct Watcher {
   std::unique_ptr<grpc::ClientContext> context;
-  std::vector<v1::Job> events;     // read after Join()
-  std::atomic<int> received{0};    // events so far, readable while streaming
+  std::vector<v1::Job> events;   // read after Join()
+  std::atomic<int> received{0};  // events so far, readable while streaming
   grpc::Status status;
   std::thread thread;
 
-  Watcher(v1::JobService::Stub* stub, int64_t job_id) : context(std::make_unique<grpc::ClientContext>()) {
+  Watcher(v1::JobService::Stub* stub, int64_t job_id)
+      : context(std::make_unique<grpc::ClientContext>()) {
     thread = std::thread([this, stub, job_id] {
       v1::GetJobRequest request;
       request.set_job_id(job_id);
@@ -100,7 +101,8 @@ TEST_F(WatchJobRpcTest, StreamsEachStateChangeAndEndsWhenTheJobSucceeds) {
   EXPECT_EQ(watcher.events[1].state(), v1::JOB_STATE_RUNNING);
   EXPECT_EQ(watcher.events[1].points_done(), 0);
   bool saw_progress = false;
-  for (const v1::Job& e : watcher.events) saw_progress |= e.points_done() == 1 && e.state() == v1::JOB_STATE_RUNNING;
+  for (const v1::Job& e : watcher.events)
+    saw_progress |= e.points_done() == 1 && e.state() == v1::JOB_STATE_RUNNING;
   EXPECT_TRUE(saw_progress);
   EXPECT_EQ(watcher.events.back().state(), v1::JOB_STATE_SUCCEEDED);
 }

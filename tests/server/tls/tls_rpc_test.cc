@@ -43,8 +43,9 @@ class TlsRpcTest : public RpcTest {
   }
 
   bool MakeCa(const std::string& name) {
-    return Run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " +
-               name + ".key -out " + name + ".pem -days 1 -subj /CN=" + name);
+    return Run(
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " +
+        name + ".key -out " + name + ".pem -days 1 -subj /CN=" + name);
   }
 
   bool MakeCert(const std::string& ca, const std::string& name, const std::string& subject,
@@ -79,7 +80,7 @@ class TlsRpcTest : public RpcTest {
     auto channel = grpc::CreateCustomChannel(Address(), grpc::SslCredentials(ssl), args);
     v1::ListJobsResponse response;
     return v1::JobService::NewStub(channel)->ListJobs(Context().get(), v1::ListJobsRequest(),
-                                                     &response);
+                                                      &response);
   }
 
   grpc::Status ListPlaintext() {

@@ -26,9 +26,10 @@ class RequestValidationRpcTest : public ::testing::Test {
     auto runtime = server::ServerRuntime::Start(config);
     ASSERT_TRUE(runtime.ok()) << runtime.status().ToString();
     runtime_ = runtime->release();
-    stub_ = v1::JobService::NewStub(grpc::CreateChannel(
-                 "127.0.0.1:" + std::to_string(runtime_->port()), grpc::InsecureChannelCredentials()))
-                .release();
+    stub_ =
+        v1::JobService::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(runtime_->port()),
+                                                    grpc::InsecureChannelCredentials()))
+            .release();
   }
   static void TearDownTestSuite() {
     delete stub_;
