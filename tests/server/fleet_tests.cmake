@@ -11,4 +11,4 @@ target_compile_definitions(server_fleet_rpc_tests PRIVATE
 add_dependencies(server_fleet_rpc_tests warpwatch)
 warpwatch_strict(server_fleet_rpc_tests)
 gtest_discover_tests(server_fleet_rpc_tests TEST_PREFIX "fleet." PROPERTIES
-  LABELS "server;fleet;postgres" TIMEOUT 120 DISCOVERY_TIMEOUT 60)
+  LABELS postgres TIMEOUT 120 DISCOVERY_TIMEOUT 60)
