@@ -1,0 +1,61 @@
+// File: tests/server/metrics/fleet_metrics_test.cc
+// The fleet metrics as a Prometheus scrape would see them.
+#include "server/metrics/fleet_metrics.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/registry.h>
+
+#include <map>
+#include <string>
+
+namespace warpwatch::server::metrics {
+namespace {
+
+// "name{label=value}" -> value for every counter and gauge sample of `registry`.
+std::map<std::string, double> Samples(prometheus::Registry& registry) {
+  std::map<std::string, double> out;
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    for (const prometheus::ClientMetric& metric : family.metric) {
+      std::string key = family.name;
+      for (const prometheus::ClientMetric::Label& label : metric.label) {
+        key += "{" + label.name + "=" + label.value + "}";
+      }
+      out[key] = family.type == prometheus::MetricType::Counter ? metric.counter.value
+                                                                : metric.gauge.value;
+    }
+  }
+  return out;
+}
+
+v1::WorkerInfo Worker(v1::WorkerState state) {
+  v1::WorkerInfo worker;
+  worker.set_state(state);
+  return worker;
+}
+
+TEST(FleetMetricsTest, IngestedMeasurementsAreCountedByResult) {
+  prometheus::Registry registry;
+  FleetMetrics metrics(registry);
+  metrics.AddIngested(3, 0);
+  metrics.AddIngested(1, 3);
+  std::map<std::string, double> samples = Samples(registry);
+  EXPECT_EQ(samples["warpwatch_measurements_ingested_total{result=inserted}"], 4);
+  EXPECT_EQ(samples["warpwatch_measurements_ingested_total{result=duplicate}"], 3);
+}
+
+TEST(FleetMetricsTest, WorkersAreCountedByStateFromTheLatestListing) {
+  prometheus::Registry registry;
+  FleetMetrics metrics(registry);
+  metrics.SetWorkers({Worker(v1::WORKER_STATE_ONLINE), Worker(v1::WORKER_STATE_OFFLINE),
+                      Worker(v1::WORKER_STATE_ONLINE)});
+  std::map<std::string, double> samples = Samples(registry);
+  EXPECT_EQ(samples["warpwatch_workers{state=online}"], 2);
+  EXPECT_EQ(samples["warpwatch_workers{state=offline}"], 1);
+  metrics.SetWorkers({Worker(v1::WORKER_STATE_OFFLINE)});
+  samples = Samples(registry);
+  EXPECT_EQ(samples["warpwatch_workers{state=online}"], 0);
+  EXPECT_EQ(samples["warpwatch_workers{state=offline}"], 1);
+}
+
+}  // namespace
+}  // namespace warpwatch::server::metrics
