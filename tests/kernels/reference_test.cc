@@ -3,10 +3,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "kernels/core/seeded_values.h"
 #include "kernels/memory/aos_soa/aos_soa_reference.h"
 #include "kernels/memory/coalescing/coalescing_reference.h"
+#include "kernels/occupancy/registers/registers_recurrence.h"
 #include "kernels/occupancy/registers/registers_reference.h"
 #include "kernels/reduce/reduce_reference.h"
 #include "kernels/shared/transpose/transpose_reference.h"
@@ -54,15 +56,31 @@ TEST(References, ParticlesOnlyChangeX) {
   EXPECT_EQ(ParticleFloatIndex(ParticleLayout::kSoa, n, 2, 1), 7);
 }
 
-TEST(References, PolynomialMatchesADoubleEvaluation) {
-  const auto coef = PolynomialCoefficients(kSeed);
-  const auto out = PolynomialReference(3, kSeed);
-  for (int i = 0; i < 3; ++i) {
-    const double t = SeededFloat(kSeed, i);
-    double acc = 0;
-    for (int j = static_cast<int>(coef.size()) - 1; j >= 0; --j) acc = acc * t + coef[j];
-    EXPECT_NEAR(out[i], acc, 1e-4 * (1 + std::fabs(acc))) << i;
+// The reference's per-byte recurrence against a double-precision evaluation of the same steps:
+// the state stays bounded (|s| < 1/2) and single rounding per fma keeps float close to double.
+TEST(References, RecurrenceMatchesADoubleEvaluationAndStaysBounded) {
+  for (int b : {1, 77, 128, 200, 255}) {
+    const double x = (b - 128) / 512.0;
+    std::vector<double> s(kStateWords);
+    for (int k = 0; k < kStateWords; ++k) s[k] = x * InitScale(k) + InitOffset(k);
+    double p = x;
+    for (int r = 0; r < kRounds; ++r) {
+      for (int k = 0; k < kStateWords; ++k) {
+        p = (FlipCarry(k) ? -p : p) * s[k] + (FlipInput(k) ? -x : x);
+        s[k] = p;
+        ASSERT_LT(std::fabs(p), 0.5) << "byte " << b << " round " << r << " step " << k;
+      }
+    }
+    EXPECT_NEAR(RecurrenceOfByte(static_cast<uint8_t>(b)), p, 1e-5) << "byte " << b;
   }
+}
+
+TEST(References, RecurrenceReferenceLooksUpTheSeededBytes) {
+  const auto out = RecurrenceReference(1000, kSeed);
+  for (int i = 0; i < 1000; i += 97) {
+    EXPECT_EQ(out[i], RecurrenceOfByte(SeededByte(kSeed, i))) << i;
+  }
+  EXPECT_NE(RecurrenceOfByte(1), RecurrenceOfByte(255)) << "the output must depend on the input";
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // occupancy.registers: the Family/Case classes. The grid is what the variant's occupancy keeps
-// resident (blocks per SM x SMs), so a lower register budget shows up as more warps in flight.
+// resident (blocks per SM x SMs), so a lower register budget shows up as more warps in flight, and
+// a budget below the kernel's live state shows up as local-memory traffic.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "kernels/core/seeded_values.h"
 #include "kernels/core/verify.h"
 #include "kernels/occupancy/registers/registers_kernels.h"
+#include "kernels/occupancy/registers/registers_recurrence.h"
 #include "kernels/occupancy/registers/registers_reference.h"
 
 namespace warpwatch::kernels {
@@ -29,6 +32,9 @@ const std::vector<std::pair<std::string_view, RegisterBound>>& Variants() {
   return *table;
 }
 
+// One input byte read, one float written per element.
+constexpr double kBytesPerElement = sizeof(uint8_t) + sizeof(float);
+
 struct Config {
   std::string key;
   RegisterBound bound = RegisterBound::kUnbounded;
@@ -43,52 +49,48 @@ class RegistersCase : public Case {
   explicit RegistersCase(Config config) : c_(std::move(config)) {}
 
   Status Setup(cudaStream_t stream) override {
-    ASSIGN_OR_RETURN(int per_sm, PolynomialBlocksPerSm(c_.bound, c_.block));
+    ASSIGN_OR_RETURN(int per_sm, RecurrenceBlocksPerSm(c_.bound, c_.block));
     if (per_sm < 1) return InternalError(c_.key + ": the kernel cannot be resident at this block");
     c_.grid = GridStrideBlocks(c_.n, c_.block, per_sm, c_.sm_count);
     const size_t n = static_cast<size_t>(c_.n);
-    RETURN_IF_ERROR(d_x_.Allocate(n, c_.key + " x"));
-    RETURN_IF_ERROR(d_coef_.Allocate(kPolyTerms, c_.key + " coefficients"));
+    RETURN_IF_ERROR(d_in_.Allocate(n, c_.key + " input bytes"));
     RETURN_IF_ERROR(d_out_.Allocate(n, c_.key + " output"));
-    RETURN_IF_ERROR(FillSeededFloats(d_x_.get(), n, kSeed, stream));
-    RETURN_IF_ERROR(d_coef_.CopyFromHost(PolynomialCoefficients(kSeed)));
+    RETURN_IF_ERROR(FillSeededBytes(d_in_.get(), n, kSeed, stream));
     CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_out_.get(), 0, d_out_.bytes(), stream));
     CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
     return OkStatus();
   }
 
   Status Run(cudaStream_t stream) override {
-    return LaunchPolynomial(c_.bound, d_x_.get(), d_coef_.get(), d_out_.get(), c_.n, c_.grid,
-                            c_.block, stream);
+    return LaunchRecurrence(c_.bound, d_in_.get(), d_out_.get(), c_.n, c_.grid, c_.block, stream);
   }
 
   VerifyResult Verify(cudaStream_t stream) override {
-    return VerifyDeviceOutput(d_out_, PolynomialReference(c_.n, kSeed), c_.key, stream);
+    return VerifyDeviceOutput(d_out_, RecurrenceReference(c_.n, kSeed), c_.key, stream);
   }
 
   LaunchShape Shape() const override {
     LaunchShape shape;
-    shape.function = PolynomialKernel(c_.bound);
+    shape.function = RecurrenceKernel(c_.bound);
     shape.grid = dim3(c_.grid);
     shape.block = dim3(c_.block);
-    static const char* const kNames[] = {"polynomial", "polynomial<launch_bounds(512,1)>",
-                                         "polynomial<launch_bounds(512,2)>",
-                                         "polynomial<launch_bounds(1024,2)>"};
+    static const char* const kNames[] = {"recurrence", "recurrence<launch_bounds(512,1)>",
+                                         "recurrence<launch_bounds(512,2)>",
+                                         "recurrence<launch_bounds(1024,2)>"};
     shape.kernel_name = kNames[static_cast<int>(c_.bound)];
     return shape;
   }
 
   Work work() const override {
     Work w;
-    w.bytes = 2.0 * sizeof(float) * static_cast<double>(c_.n);
-    w.flops = 2.0 * (kPolyTerms - 1) * static_cast<double>(c_.n);
+    w.bytes = kBytesPerElement * static_cast<double>(c_.n);
+    w.flops = 2.0 * kStateWords * (kRounds + 1) * static_cast<double>(c_.n);  // init + rounds
     return w;
   }
 
  private:
   Config c_;
-  DeviceBuffer<float> d_x_;
-  DeviceBuffer<float> d_coef_;
+  DeviceBuffer<uint8_t> d_in_;
   DeviceBuffer<float> d_out_;
 };
 
@@ -105,7 +107,7 @@ class RegistersFamily : public Family {
     c.key = point.Canonical();
     c.sm_count = prop.multiProcessorCount;
     ASSIGN_OR_RETURN(c.n, AxisValue(point, "n"));
-    RETURN_IF_ERROR(CheckDeviceMemory(2.0 * sizeof(float) * static_cast<double>(c.n), prop));
+    RETURN_IF_ERROR(CheckDeviceMemory(kBytesPerElement * static_cast<double>(c.n), prop));
     ASSIGN_OR_RETURN(int64_t block, AxisValue(point, "block_size"));
     RETURN_IF_ERROR(CheckBlock(dim3(static_cast<unsigned>(block)), prop));
     const int bound = RegisterBoundMaxThreads(c.bound);
@@ -115,7 +117,7 @@ class RegistersFamily : public Family {
                                      std::to_string(bound) + " threads");
     }
     c.block = static_cast<unsigned>(block);
-    ASSIGN_OR_RETURN(cudaFuncAttributes attr, PolynomialAttributes(c.bound));
+    ASSIGN_OR_RETURN(cudaFuncAttributes attr, RecurrenceAttributes(c.bound));
     if (block > attr.maxThreadsPerBlock) {
       return FailedPreconditionError(
           "block_size " + std::to_string(block) + " exceeds the " +

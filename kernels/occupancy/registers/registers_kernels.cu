@@ -1,55 +1,61 @@
 // The occupancy.registers kernels: one body, four register budgets.
 #include "kernels/core/cuda_check.h"
 #include "kernels/occupancy/registers/registers_kernels.h"
+#include "kernels/occupancy/registers/registers_recurrence.h"
 
 namespace warpwatch::kernels {
 namespace {
 
-__device__ __forceinline__ void PolynomialBody(const float* __restrict__ x,
-                                               const float* __restrict__ coef,
+// Explicit __fmaf_rn everywhere (no contraction choices left to the compiler), so the CPU
+// reference's std::fma sequence is bitwise the same.
+__device__ __forceinline__ void RecurrenceBody(const uint8_t* __restrict__ in,
                                                float* __restrict__ out, int64_t n) {
-  float c[kPolyTerms];  // live across the whole loop: the register demand
-#pragma unroll
-  for (int j = 0; j < kPolyTerms; ++j) c[j] = coef[j];
   const int64_t stride = int64_t{gridDim.x} * blockDim.x;
   for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const float t = x[i];
-    float acc = c[kPolyTerms - 1];
+    const float x = RecurrenceInput(in[i]);
+    float s[kStateWords];  // live across the whole rounds loop: the register demand
 #pragma unroll
-    for (int j = kPolyTerms - 2; j >= 0; --j) acc = __fmaf_rn(acc, t, c[j]);
-    out[i] = acc;
+    for (int k = 0; k < kStateWords; ++k) s[k] = __fmaf_rn(x, InitScale(k), InitOffset(k));
+    float p = x;
+#pragma unroll 1
+    for (int r = 0; r < kRounds; ++r) {
+#pragma unroll
+      for (int k = 0; k < kStateWords; ++k) {
+        p = __fmaf_rn(FlipCarry(k) ? -p : p, s[k], FlipInput(k) ? -x : x);
+        s[k] = p;
+      }
+    }
+    out[i] = p;
   }
 }
 
-#define WW_POLY_PARAMS                                                                  \
-  const float *__restrict__ x, const float *__restrict__ coef, float *__restrict__ out, \
-      int64_t n
+#define WW_RECURRENCE_PARAMS const uint8_t *__restrict__ in, float *__restrict__ out, int64_t n
 
-__global__ void PolyUnbounded(WW_POLY_PARAMS) { PolynomialBody(x, coef, out, n); }
-__global__ void __launch_bounds__(512, 1) PolyBounds512x1(WW_POLY_PARAMS) {
-  PolynomialBody(x, coef, out, n);
+__global__ void RecurrenceUnbounded(WW_RECURRENCE_PARAMS) { RecurrenceBody(in, out, n); }
+__global__ void __launch_bounds__(512, 1) RecurrenceBounds512x1(WW_RECURRENCE_PARAMS) {
+  RecurrenceBody(in, out, n);
 }
-__global__ void __launch_bounds__(512, 2) PolyBounds512x2(WW_POLY_PARAMS) {
-  PolynomialBody(x, coef, out, n);
+__global__ void __launch_bounds__(512, 2) RecurrenceBounds512x2(WW_RECURRENCE_PARAMS) {
+  RecurrenceBody(in, out, n);
 }
-__global__ void __launch_bounds__(1024, 2) PolyBounds1024x2(WW_POLY_PARAMS) {
-  PolynomialBody(x, coef, out, n);
+__global__ void __launch_bounds__(1024, 2) RecurrenceBounds1024x2(WW_RECURRENCE_PARAMS) {
+  RecurrenceBody(in, out, n);
 }
 
-#undef WW_POLY_PARAMS
+#undef WW_RECURRENCE_PARAMS
 
-using PolyFn = void (*)(const float*, const float*, float*, int64_t);
+using RecurrenceFn = void (*)(const uint8_t*, float*, int64_t);
 
-PolyFn KernelFor(RegisterBound bound) {
+RecurrenceFn KernelFor(RegisterBound bound) {
   switch (bound) {
     case RegisterBound::kUnbounded:
-      return &PolyUnbounded;
+      return &RecurrenceUnbounded;
     case RegisterBound::kBounds512x1:
-      return &PolyBounds512x1;
+      return &RecurrenceBounds512x1;
     case RegisterBound::kBounds512x2:
-      return &PolyBounds512x2;
+      return &RecurrenceBounds512x2;
     case RegisterBound::kBounds1024x2:
-      return &PolyBounds1024x2;
+      return &RecurrenceBounds1024x2;
   }
   return nullptr;
 }
@@ -69,26 +75,26 @@ int RegisterBoundMaxThreads(RegisterBound bound) {
   return 0;
 }
 
-const void* PolynomialKernel(RegisterBound bound) {
+const void* RecurrenceKernel(RegisterBound bound) {
   return reinterpret_cast<const void*>(KernelFor(bound));
 }
 
-StatusOr<cudaFuncAttributes> PolynomialAttributes(RegisterBound bound) {
+StatusOr<cudaFuncAttributes> RecurrenceAttributes(RegisterBound bound) {
   cudaFuncAttributes attr{};
   CUDA_RETURN_IF_ERROR(cudaFuncGetAttributes(&attr, KernelFor(bound)));
   return attr;
 }
 
-StatusOr<int> PolynomialBlocksPerSm(RegisterBound bound, unsigned block) {
+StatusOr<int> RecurrenceBlocksPerSm(RegisterBound bound, unsigned block) {
   int blocks = 0;
   CUDA_RETURN_IF_ERROR(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, KernelFor(bound), block, 0));
   return blocks;
 }
 
-Status LaunchPolynomial(RegisterBound bound, const float* d_x, const float* d_coef, float* d_out,
-                        int64_t n, unsigned grid, unsigned block, cudaStream_t stream) {
-  KernelFor(bound)<<<grid, block, 0, stream>>>(d_x, d_coef, d_out, n);
+Status LaunchRecurrence(RegisterBound bound, const uint8_t* d_in, float* d_out, int64_t n,
+                        unsigned grid, unsigned block, cudaStream_t stream) {
+  KernelFor(bound)<<<grid, block, 0, stream>>>(d_in, d_out, n);
   CUDA_RETURN_IF_LAUNCH_ERROR();
   return OkStatus();
 }

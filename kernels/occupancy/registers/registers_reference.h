@@ -7,11 +7,15 @@
 
 namespace warpwatch::kernels {
 
-// x[i] = SeededFloat(seed, i); coef[j] = SeededFloat(seed + 1, j) - 1 (in [-0.5, 0.5), exact).
-std::vector<float> PolynomialCoefficients(uint64_t seed);
+// The recurrence of registers_recurrence.h on one input byte, with std::fma in the kernel's
+// order: bitwise what the device computes (every operation is one correctly rounded fma or an
+// exact scaling; no denormal flushing on either side).
+float RecurrenceOfByte(uint8_t b);
 
-// Horner with fmaf in the kernel's order: bitwise what the device computes.
-std::vector<float> PolynomialReference(int64_t n, uint64_t seed);
+// out[i] = RecurrenceOfByte(SeededByte(seed, i)) for i in [0, n). The input has at most 255
+// distinct values, so the recurrence is evaluated once per value and looked up: the reference
+// stays fast at n = 2^28 while the GPU still runs the whole recurrence for every element.
+std::vector<float> RecurrenceReference(int64_t n, uint64_t seed);
 
 }  // namespace warpwatch::kernels
 
