@@ -24,9 +24,13 @@ namespace warpwatch::kernels {
 // (one 512-thread block per SM), __launch_bounds__(512, 2) fits 64 with a few bytes of spill,
 // __launch_bounds__(1024, 2) spills about 200 bytes per thread at 32 registers.
 inline constexpr int kStateWords = 57;
-// Dependent rounds over the state per element: enough FMAs per loaded byte that DRAM is not the
-// limit (kStateWords * (kRounds + 1) FMAs per 5 bytes moved).
-inline constexpr int kRounds = 6;
+// Dependent rounds over the state per element: kStateWords * (kRounds + 1) = 171 FMAs per 5 bytes
+// moved, so DRAM bandwidth is not the limit (about 13 % of an H100's), latency is: each element's
+// load and its FMA chain are exposed to the warp that runs them, and only more resident warps hide
+// them. Measured on an H100 (explored 2..12 rounds): with more rounds the FMA pipe (register-bank
+// bound at about half an instruction per cycle per scheduler) is already full at 16 warps per SM
+// and occupancy stops mattering; at 2 rounds two 512-thread blocks per SM beat one by ~1.3x.
+inline constexpr int kRounds = 2;
 
 WW_HOST_DEVICE constexpr float RecurrenceInput(uint8_t b) {
   return static_cast<float>(static_cast<int>(b) - 128) * (1.0f / 512.0f);  // exact
