@@ -7,17 +7,21 @@
 #   deploy/quickstart.sh stop     stop what quickstart started
 #
 # State lives under .warpwatch/ (PostgreSQL cluster, logs, pid files). With WARPWATCH_DATABASE_URL
-# set, that database is used instead of a local cluster. Idempotent: running it again reuses what
-# is already up.
+# set, that database is used instead of a local cluster. With WARPWATCH_PREBUILT=1 the binaries
+# already in $WARPWATCH_BUILD_DIR/bin are used as they are (no package install, no build: hosts
+# that received a build, e.g. a GPU node). Idempotent: running it again reuses what is already up.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-state=$root/.warpwatch
+state=${WARPWATCH_STATE_DIR:-$root/.warpwatch}
 bin=${WARPWATCH_BUILD_DIR:-$root/build}/bin
 pg_port=${WARPWATCH_PG_PORT:-55432}
 listen=${WARPWATCH_LISTEN:-0.0.0.0:50051}
 grpc_port=${listen##*:}
 metrics=${WARPWATCH_METRICS_LISTEN:-0.0.0.0:9464}
 pgbin=/usr/lib/postgresql/15/bin
+pgdata=${WARPWATCH_PG_DIR:-$state/pg}
+# Where an earlier start put the cluster (it may have had to leave $state, see below).
+if [ -z "${WARPWATCH_PG_DIR:-}" ] && [ -f "$state/pgdata" ]; then pgdata=$(cat "$state/pgdata"); fi
 cmd=${1:-start}
 
 say() { printf '\033[1mquickstart:\033[0m %s\n' "$*"; }
@@ -39,9 +43,9 @@ stop_all() {
     fi
     rm -f "$state/$p.pid"
   done
-  if [ -d "$state/pg" ] && as_pg $pgbin/pg_ctl -D "$state/pg" status >/dev/null 2>&1; then
+  if [ -d "$pgdata" ] && as_pg $pgbin/pg_ctl -D "$pgdata" status >/dev/null 2>&1; then
     say "stopping PostgreSQL"
-    as_pg $pgbin/pg_ctl -D "$state/pg" -m fast -w stop >/dev/null
+    as_pg $pgbin/pg_ctl -D "$pgdata" -m fast -w stop >/dev/null
   fi
 }
 
@@ -49,8 +53,8 @@ show_status() {
   for p in server worker; do
     if running "$state/$p.pid"; then echo "$p: running (pid $(cat "$state/$p.pid"))"; else echo "$p: stopped"; fi
   done
-  if [ -d "$state/pg" ] && as_pg $pgbin/pg_ctl -D "$state/pg" status >/dev/null 2>&1; then
-    echo "postgresql: running on 127.0.0.1:$pg_port ($state/pg)"
+  if [ -d "$pgdata" ] && as_pg $pgbin/pg_ctl -D "$pgdata" status >/dev/null 2>&1; then
+    echo "postgresql: running on 127.0.0.1:$pg_port ($pgdata)"
   elif [ -n "${WARPWATCH_DATABASE_URL:-}" ]; then echo "postgresql: external ($WARPWATCH_DATABASE_URL)"
   else echo "postgresql: stopped"; fi
 }
@@ -63,28 +67,47 @@ case "$cmd" in
 esac
 
 mkdir -p "$state/logs"
-say "installing Debian packages (if missing)"
-"$root/deploy/install-deps.sh"
-say "building (log: $state/logs/build.log)"
-"$root/deploy/build.sh" >"$state/logs/build.log" 2>&1 || { tail -30 "$state/logs/build.log"; die "build failed"; }
+if [ "${WARPWATCH_PREBUILT:-0}" = 1 ]; then
+  for b in warpwatch-server warpwatch; do
+    [ -x "$bin/$b" ] || die "WARPWATCH_PREBUILT=1 but $bin/$b is missing"
+  done
+  say "using the prebuilt binaries in $bin"
+else
+  say "installing Debian packages (if missing)"
+  "$root/deploy/install-deps.sh"
+  say "building (log: $state/logs/build.log)"
+  "$root/deploy/build.sh" >"$state/logs/build.log" 2>&1 || { tail -30 "$state/logs/build.log"; die "build failed"; }
+fi
 
 # --- PostgreSQL ---------------------------------------------------------------------------------
 if [ -n "${WARPWATCH_DATABASE_URL:-}" ]; then
   db_url=$WARPWATCH_DATABASE_URL
   say "using the database at WARPWATCH_DATABASE_URL"
 else
-  if [ ! -f "$state/pg/PG_VERSION" ]; then
-    say "creating a PostgreSQL cluster in $state/pg"
-    mkdir -p "$state/pg"
-    [ "$(id -u)" -ne 0 ] || chown postgres: "$state/pg"
-    chmod 700 "$state/pg"
-    as_pg $pgbin/initdb -D "$state/pg" -U warpwatch --auth=trust -E UTF8 >"$state/logs/initdb.log"
+  if [ "$(id -u)" -eq 0 ] && [ -z "${WARPWATCH_PG_DIR:-}" ] && ! runuser -u postgres -- test -x "$state" 2>/dev/null; then
+    # PostgreSQL runs as `postgres`, which cannot reach $state (e.g. a checkout under /root).
+    mkdir -p "$state"
+    if ! runuser -u postgres -- test -x "$state" 2>/dev/null; then
+      pgdata=/var/lib/warpwatch/pg
+      say "the postgres user cannot reach $state: keeping the cluster in $pgdata"
+      mkdir -p /var/lib/warpwatch && chown postgres: /var/lib/warpwatch
+    fi
   fi
-  [ "$(id -u)" -ne 0 ] || chown postgres: "$state/logs"
-  if ! as_pg $pgbin/pg_ctl -D "$state/pg" status >/dev/null 2>&1; then
+  echo "$pgdata" >"$state/pgdata"
+  if [ ! -f "$pgdata/PG_VERSION" ]; then
+    say "creating a PostgreSQL cluster in $pgdata"
+    mkdir -p "$pgdata"
+    [ "$(id -u)" -ne 0 ] || chown postgres: "$pgdata"
+    chmod 700 "$pgdata"
+    as_pg $pgbin/initdb -D "$pgdata" -U warpwatch --auth=trust -E UTF8 >"$state/logs/initdb.log" \
+      || die "initdb failed (log: $state/logs/initdb.log)"
+  fi
+  pglog=$state/logs/postgresql.log
+  if [ "$(id -u)" -eq 0 ]; then pglog=$pgdata/postgresql.log; fi
+  if ! as_pg $pgbin/pg_ctl -D "$pgdata" status >/dev/null 2>&1; then
     say "starting PostgreSQL on 127.0.0.1:$pg_port"
-    as_pg $pgbin/pg_ctl -D "$state/pg" -l "$state/logs/postgresql.log" -w start \
-      -o "-c listen_addresses=127.0.0.1 -c port=$pg_port -c unix_socket_directories=$state/pg" >/dev/null
+    as_pg $pgbin/pg_ctl -D "$pgdata" -l "$pglog" -w start \
+      -o "-c listen_addresses=127.0.0.1 -c port=$pg_port -c unix_socket_directories=$pgdata" >/dev/null
   fi
   if ! as_pg $pgbin/psql -h 127.0.0.1 -p "$pg_port" -U warpwatch -d postgres -Atc \
       "SELECT 1 FROM pg_database WHERE datname='warpwatch'" | grep -q 1; then
@@ -143,9 +166,19 @@ if "$bin/warpwatch-worker" serve --help >/dev/null 2>&1; then
   say "submitting the nightly guide suite"
   job=$("$bin/warpwatch" submit --family '*' --label source=quickstart --json | sed -n 's/.*"id": *"\{0,1\}\([0-9]*\).*/\1/p' | head -1)
   [ -n "$job" ] || die "submit did not return a job id"
-  "$bin/warpwatch" watch "$job"
+  "$bin/warpwatch" watch "$job" || true
   "$bin/warpwatch" job "$job"
-  if "$bin/warpwatch" results --help >/dev/null 2>&1; then "$bin/warpwatch" results --job "$job"; fi
+  if "$bin/warpwatch" results --help >/dev/null 2>&1; then
+    "$bin/warpwatch" results --job "$job"
+  elif [ -z "${WARPWATCH_DATABASE_URL:-}" ]; then
+    # No results verb in this build yet: read the stored measurements straight from the database.
+    say "stored measurements of job $job:"
+    as_pg $pgbin/psql -h 127.0.0.1 -p "$pg_port" -U warpwatch -d warpwatch -P pager=off -c \
+      "SELECT m.case_canonical AS case, m.status, round((m.median_seconds * 1e6)::numeric, 2) AS median_us,
+              round(m.gbps::numeric, 1) AS gbps, round(m.theoretical_occupancy::numeric, 2) AS occupancy
+         FROM measurement m JOIN run r ON r.id = m.run_id
+        WHERE r.job_id = $job AND m.status <> 'SKIPPED' ORDER BY m.id"
+  fi
 else
   # The queue-driven worker daemon is not built yet: run the nightly suite directly on this GPU.
   out=$state/results/nightly-$(date -u +%Y%m%dT%H%M%SZ).json
