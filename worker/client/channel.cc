@@ -34,8 +34,9 @@ StatusOr<std::shared_ptr<grpc::Channel>> MakeServerChannel(const ClientOptions& 
     credentials = grpc::SslCredentials(ssl);
   }
   grpc::ChannelArguments args;
+  // GRPC_ARG_MIN_RECONNECT_BACKOFF_MS stays at its default: gRPC also uses it as the minimum
+  // connect timeout, and a small one aborts handshakes with a server that is just starting.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, Millis(options.reconnect_initial_seconds));
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, Millis(options.reconnect_initial_seconds));
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, Millis(options.reconnect_max_seconds));
   return grpc::CreateCustomChannel(options.server, credentials, args);
 }

@@ -35,7 +35,6 @@ class DaemonTest : public ::testing::Test {
     client_options.reconnect_max_seconds = 0.1;
     grpc::ChannelArguments args;
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 20);
-    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 20);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 100);
     client_ = std::make_unique<WorkerClient>(
         grpc::CreateCustomChannel(server_->address(), grpc::InsecureChannelCredentials(), args),

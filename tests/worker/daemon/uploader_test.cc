@@ -35,7 +35,6 @@ class UploaderTest : public ::testing::Test {
     o.call_timeout_seconds = 1;
     grpc::ChannelArguments args;
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 20);
-    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 20);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 100);
     client_ = std::make_unique<WorkerClient>(
         grpc::CreateCustomChannel(o.server, grpc::InsecureChannelCredentials(), args), o);

@@ -1,0 +1,98 @@
+// File: tests/e2e/replay/replay_executor.cc
+#include "tests/e2e/replay/replay_executor.h"
+
+#include <google/protobuf/util/json_util.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace warpwatch::e2e {
+
+StatusOr<v1::RunResult> LoadRunResult(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return NotFoundError("cannot read replay fixture " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  v1::RunResult result;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  auto status = google::protobuf::util::JsonStringToMessage(text.str(), &result, options);
+  if (!status.ok()) {
+    return InvalidArgumentError("replay fixture " + path + ": " + status.ToString());
+  }
+  return result;
+}
+
+std::vector<std::string> RecordedFamilies(const v1::RunResult& recording) {
+  std::set<std::string> families;
+  for (const v1::Measurement& m : recording.measurements()) {
+    if (m.status() == v1::POINT_STATUS_OK || m.status() == v1::POINT_STATUS_FAILED) {
+      families.insert(m.case_().family());
+    }
+  }
+  return {families.begin(), families.end()};
+}
+
+ReplayExecutor::ReplayExecutor(const v1::RunResult& recording, v1::Device device,
+                               ReplayOptions options)
+    : environment_(recording.environment()), options_(options) {
+  *environment_.mutable_device() = std::move(device);
+  char host[256] = {};
+  if (::gethostname(host, sizeof(host) - 1) == 0) environment_.set_hostname(host);
+  for (const v1::Measurement& m : recording.measurements()) {
+    by_key_[m.case_().canonical()] = m;
+    families_.insert(m.case_().family());
+  }
+}
+
+StatusOr<worker::ExecutionResult> ReplayExecutor::Execute(
+    const worker::ExecutionRequest& request, const worker::ExecutionCallbacks& callbacks) {
+  worker::ExecutionResult result;
+  result.environment = environment_;
+  result.environment.mutable_labels()->clear();
+  result.environment.mutable_labels()->insert(request.labels.begin(), request.labels.end());
+  if (callbacks.on_environment) callbacks.on_environment(result.environment);
+  for (size_t i = 0; i < request.points.size(); ++i) {
+    const catalog::Point& point = request.points[i];
+    if (callbacks.on_point_started) callbacks.on_point_started(i, point);
+    v1::Measurement m;
+    auto recorded = by_key_.find(point.Canonical());
+    double sleep_seconds = 0;
+    if (recorded != by_key_.end()) {
+      m = recorded->second;
+      double sampled = 0;
+      for (double s : m.samples_seconds()) sampled += s;
+      sleep_seconds = std::min(sampled * options_.time_scale, options_.max_point_seconds);
+    } else {
+      m.mutable_case_()->set_family(point.family);
+      m.mutable_case_()->set_variant(point.variant);
+      m.mutable_case_()->mutable_params()->insert(point.params.begin(), point.params.end());
+      m.mutable_case_()->set_canonical(point.Canonical());
+      m.set_status(v1::POINT_STATUS_SKIPPED);
+      m.set_error(families_.count(point.family)
+                      ? "not in replay fixture"
+                      : "family " + point.family +
+                            " is not implemented by this worker (not in replay fixture)");
+    }
+    auto end = std::chrono::steady_clock::now() +
+               std::chrono::microseconds(static_cast<int64_t>(sleep_seconds * 1e6));
+    while (true) {  // the recorded time passes, cancellable like a real child
+      if (callbacks.cancelled && callbacks.cancelled()) {
+        return Status(StatusCode::kCancelled, "cancelled");
+      }
+      auto left = end - std::chrono::steady_clock::now();
+      if (left <= std::chrono::steady_clock::duration::zero()) break;
+      std::this_thread::sleep_for(
+          std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(10)));
+    }
+    if (callbacks.on_measurement) callbacks.on_measurement(i, m);
+    result.measurements.push_back(std::move(m));
+  }
+  return result;
+}
+
+}  // namespace warpwatch::e2e

@@ -1,0 +1,46 @@
+// File: tests/e2e/replay/replay_worker_main.cc
+// warpwatch-worker-replay: the worker daemon (`serve`) with a ReplayExecutor instead of GPUs, for
+// the end-to-end tests. One GPU: the recording's device, optionally under another UUID so several
+// replay workers can run beside each other. Test-tree only.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "tests/e2e/replay/replay_executor.h"
+#include "worker/daemon/serve_command.h"
+
+int main(int argc, char** argv) {
+  using namespace warpwatch;
+  CLI::App app{"warpwatch-worker-replay: the worker daemon replaying a recorded run (tests only)"};
+  app.require_subcommand(1);
+  worker::ServeOptions options;
+  CLI::App* serve = worker::AddServeCommand(app, &options);
+  std::string fixture;
+  std::string uuid;
+  e2e::ReplayOptions replay;
+  serve->add_option("--replay-fixture", fixture, "RunResult JSON to replay")->required();
+  serve->add_option("--replay-uuid", uuid, "register the recorded GPU under this UUID");
+  serve->add_option("--replay-time-scale", replay.time_scale, "recorded sample time x this");
+  serve->add_option("--replay-max-point-seconds", replay.max_point_seconds,
+                    "cap of the time one point takes");
+  CLI11_PARSE(app, argc, argv);
+
+  StatusOr<v1::RunResult> recording = e2e::LoadRunResult(fixture);
+  if (!recording.ok()) {
+    std::cerr << recording.status().ToString() << "\n";
+    return worker::kServeExitUsage;
+  }
+  v1::Device device = recording->environment().device();
+  if (!uuid.empty()) device.set_uuid(uuid);
+  device.set_index(0);
+  worker::ServeHooks hooks;
+  hooks.list_devices = [device]() -> StatusOr<std::vector<v1::Device>> {
+    return std::vector<v1::Device>{device};
+  };
+  hooks.make_executor = [&](const v1::Device& d) -> std::unique_ptr<worker::Executor> {
+    return std::make_unique<e2e::ReplayExecutor>(*recording, d, replay);
+  };
+  hooks.families = e2e::RecordedFamilies(*recording);
+  hooks.version = "replay";
+  return worker::RunServe(options, hooks);
+}
