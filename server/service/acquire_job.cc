@@ -61,6 +61,18 @@ Status WorkerServiceImpl::Acquire(grpc::ServerContext* context,
     const uint64_t seen = notifier.Generation();
     ASSIGN_OR_RETURN(std::optional<Lease> lease,
                      store->ClaimJob(request.worker_id(), request.device_uuid(), options_.lease));
+    if (lease.has_value() && context->IsCancelled()) {
+      // The worker gave up on this poll (shutting down) while the claim ran: hand the job back
+      // now rather than leaving it leased to nobody until the lease expires.
+      auto released =
+          store->FinishJob(request.worker_id(), lease->job.id(), v1::JOB_OUTCOME_RELEASED, "");
+      if (!released.ok()) {
+        spdlog::warn(
+            "msg=\"could not release a job claimed by a cancelled poll\" job_id={} error=\"{}\"",
+            lease->job.id(), released.status().ToString());
+      }
+      return Status(StatusCode::kCancelled, "client went away during the long-poll");
+    }
     if (lease.has_value()) {
       response->set_run_id(lease->run_id);
       *response->mutable_lease_expiry() = lease->expiry;
