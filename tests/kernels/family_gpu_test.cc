@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,9 @@ struct GpuPoint {
   std::string name;  // gtest-safe
   catalog::Point point;
 };
+
+// Test names in ctest show the case key instead of the parameter's bytes.
+void PrintTo(const GpuPoint& p, std::ostream* os) { *os << p.point.Canonical(); }
 
 std::string SafeName(std::string s) {
   for (char& ch : s) {
