@@ -1,13 +1,14 @@
 // File: tests/server/service/worker_service_rpc_test.cc
 // WorkerService over real gRPC channels to an in-process server on a real PostgreSQL: register,
-// the AcquireJob long-poll, selectors, uploads, finishing, heartbeats and cancels.
+// the AcquireJob long-poll, selectors, heartbeats and cancels (uploads and finishing are in
+// worker_jobs_rpc_test.cc).
 #include <gtest/gtest.h>
 
 #include <future>
 #include <pqxx/pqxx>
 #include <thread>
 
-#include "tests/server/service/worker_rpc_test_util.h"
+#include "tests/server/service/worker_service_rpc_fixture.h"
 
 namespace warpwatch::testing {
 namespace {
@@ -18,30 +19,6 @@ using std::chrono::milliseconds;
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-class WorkerServiceRpcTest : public WorkerRpcTest {
- protected:
-  // Registers a worker with one H100 "GPU-1", submits a job and acquires it.
-  struct Held {
-    std::string worker;
-    v1::AcquireJobResponse lease;
-  };
-  Held RegisterAndTakeAJob() {
-    Held held;
-    held.worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
-    Submit();
-    held.lease = Acquire(held.worker, "GPU-1", 0);
-    EXPECT_TRUE(held.lease.has_job());
-    return held;
-  }
-
-  int64_t MeasurementRows(int64_t run_id) {
-    pqxx::connection conn(url_);
-    pqxx::work tx(conn);
-    return tx.exec_params1("SELECT count(*) FROM measurement WHERE run_id = $1", run_id)[0]
-        .as<int64_t>();
-  }
-};
 
 TEST_F(WorkerServiceRpcTest, RegisterAnswersAnIdTheHeartbeatIntervalAndTheLease) {
   server::ServerConfig config = TestConfig();
@@ -205,138 +182,6 @@ TEST_F(WorkerServiceRpcTest, AcquireJobRefusesUnknownWorkersAndForeignGpus) {
   Acquire(w1, "GPU-1", -1, &status);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find("wait_seconds"), std::string::npos);
-}
-
-TEST_F(WorkerServiceRpcTest, UploadingTheSameBatchTwiceStoresItOnce) {
-  StartServer();
-  Held held = RegisterAndTakeAJob();
-  const int64_t run = held.lease.run_id();
-  std::vector<v1::Measurement> batch = {MakeMeasurement("reduce/warp_shuffle?n=1"),
-                                        MakeMeasurement("reduce/warp_shuffle?n=2"),
-                                        MakeMeasurement("reduce/warp_shuffle?n=3")};
-  v1::UploadMeasurementsResponse first;
-  ASSERT_TRUE(Upload(held.worker, run, batch, &first).ok());
-  EXPECT_EQ(first.inserted(), 3);
-  EXPECT_EQ(first.duplicates(), 0);
-  v1::UploadMeasurementsResponse again;
-  ASSERT_TRUE(Upload(held.worker, run, batch, &again).ok());
-  EXPECT_EQ(again.inserted(), 0);
-  EXPECT_EQ(again.duplicates(), 3);
-  batch.push_back(MakeMeasurement("reduce/warp_shuffle?n=4"));
-  v1::UploadMeasurementsResponse mixed;
-  ASSERT_TRUE(Upload(held.worker, run, batch, &mixed).ok());
-  EXPECT_EQ(mixed.inserted(), 1);
-  EXPECT_EQ(mixed.duplicates(), 3);
-  EXPECT_EQ(MeasurementRows(run), 4);
-}
-
-TEST_F(WorkerServiceRpcTest, OversizeBatchesAreResourceExhaustedNamingTheLimit) {
-  server::ServerConfig config = TestConfig();
-  config.max_upload_batch = 2;
-  config.max_upload_bytes = 4096;
-  StartServer(config);
-  Held held = RegisterAndTakeAJob();
-  const int64_t run = held.lease.run_id();
-  v1::UploadMeasurementsResponse response;
-  grpc::Status status =
-      Upload(held.worker, run,
-             {MakeMeasurement("a/b?n=1"), MakeMeasurement("a/b?n=2"), MakeMeasurement("a/b?n=3")},
-             &response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-  EXPECT_NE(status.error_message().find("--max-upload-batch 2"), std::string::npos)
-      << status.error_message();
-
-  v1::Measurement big = MakeMeasurement("a/b?n=4");
-  for (int i = 0; i < 1000; ++i) big.add_samples_seconds(1e-3 * i);
-  status = Upload(held.worker, run, {big}, &response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-  EXPECT_NE(status.error_message().find("--max-upload-bytes 4096"), std::string::npos)
-      << status.error_message();
-  EXPECT_EQ(MeasurementRows(run), 0);  // nothing of a refused batch is stored
-
-  // Split, the same measurements go through.
-  ASSERT_TRUE(
-      Upload(held.worker, run, {MakeMeasurement("a/b?n=1"), MakeMeasurement("a/b?n=2")}, &response)
-          .ok());
-  EXPECT_EQ(response.inserted(), 2);
-}
-
-TEST_F(WorkerServiceRpcTest, UploadRefusesMeasurementsWithoutACaseAndBadRunIds) {
-  StartServer();
-  Held held = RegisterAndTakeAJob();
-  v1::UploadMeasurementsResponse response;
-  grpc::Status status = Upload(held.worker, held.lease.run_id(),
-                               {MakeMeasurement("a/b?n=1"), MakeMeasurement("")}, &response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("measurements[1].case.canonical"), std::string::npos)
-      << status.error_message();
-  status = Upload(held.worker, 0, {MakeMeasurement("a/b?n=1")}, &response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("run_id"), std::string::npos);
-  status = Upload(held.worker, held.lease.run_id() + 1000, {MakeMeasurement("a/b?n=1")}, &response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
-}
-
-TEST_F(WorkerServiceRpcTest, AWorkerTouchesOnlyTheJobsItHolds) {
-  StartServer();
-  Held held = RegisterAndTakeAJob();
-  const std::string other = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
-  const int64_t job = held.lease.job().id();
-  v1::Job finished;
-  grpc::Status status = Finish(other, job, v1::JOB_OUTCOME_SUCCEEDED, &finished);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
-
-  v1::ReportProgressRequest progress;
-  progress.set_worker_id(other);
-  progress.set_job_id(job);
-  progress.set_points_done(1);
-  v1::ReportProgressResponse progress_response;
-  status = WorkerStub()->ReportProgress(Context().get(), progress, &progress_response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-
-  v1::UploadMeasurementsResponse upload;
-  status = Upload(other, held.lease.run_id(), {MakeMeasurement("a/b?n=1")}, &upload);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
-
-  v1::HeartbeatResponse heartbeat;
-  ASSERT_TRUE(Heartbeat(other, {job}, &heartbeat).ok());
-  EXPECT_EQ(std::vector<int64_t>(heartbeat.lost_job_ids().begin(), heartbeat.lost_job_ids().end()),
-            std::vector<int64_t>{job});
-
-  status = Finish(held.worker, 999999, v1::JOB_OUTCOME_SUCCEEDED, &finished);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
-  status = Finish(held.worker, job, v1::JOB_OUTCOME_UNSPECIFIED, &finished);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("outcome"), std::string::npos);
-
-  // The holder may.
-  ASSERT_TRUE(Finish(held.worker, job, v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
-  EXPECT_EQ(finished.state(), v1::JOB_STATE_SUCCEEDED);
-  EXPECT_EQ(GetJob(job).state(), v1::JOB_STATE_SUCCEEDED);
-}
-
-TEST_F(WorkerServiceRpcTest, FinishJobFailedKeepsTheWorkersReason) {
-  StartServer();
-  Held held = RegisterAndTakeAJob();
-  v1::Job finished;
-  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), v1::JOB_OUTCOME_FAILED, &finished,
-                     "child crashed 3 times")
-                  .ok());
-  EXPECT_EQ(finished.state(), v1::JOB_STATE_FAILED);
-  EXPECT_EQ(finished.error(), "child crashed 3 times");
-}
-
-TEST_F(WorkerServiceRpcTest, ReleasedJobsGoBackToTheQueueForAnotherWorker) {
-  StartServer();
-  Held held = RegisterAndTakeAJob();
-  const std::string other = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
-  v1::Job released;
-  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), v1::JOB_OUTCOME_RELEASED, &released).ok());
-  EXPECT_EQ(released.state(), v1::JOB_STATE_QUEUED);
-  v1::AcquireJobResponse again = Acquire(other, "GPU-2", 2);
-  ASSERT_TRUE(again.has_job());
-  EXPECT_EQ(again.job().id(), held.lease.job().id());
-  EXPECT_EQ(again.job().attempts(), 1);  // a release does not count as an attempt
 }
 
 TEST_F(WorkerServiceRpcTest, HeartbeatExtendsTheLeaseAndReportsCancelsFromJobService) {
