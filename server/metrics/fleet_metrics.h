@@ -9,8 +9,11 @@
 #include <prometheus/gauge.h>
 #include <prometheus/registry.h>
 
+#include <cstdint>
+#include <map>
 #include <vector>
 
+#include "warpwatch/v1/common.pb.h"
 #include "warpwatch/v1/fleet.pb.h"
 
 namespace warpwatch::server::metrics {
@@ -24,10 +27,14 @@ class FleetMetrics {
   void AddIngested(int inserted, int duplicates);
   // warpwatch_workers{state="online"|"offline"} from a full listing.
   void SetWorkers(const std::vector<v1::WorkerInfo>& workers);
+  // warpwatch_jobs{state="queued"|"running"|"succeeded"|"failed"|"cancelled"}; states absent from
+  // `counts` are set to 0.
+  void SetJobs(const std::map<v1::JobState, int64_t>& counts);
 
  private:
   prometheus::Family<prometheus::Counter>& ingested_;
   prometheus::Family<prometheus::Gauge>& workers_;
+  prometheus::Family<prometheus::Gauge>& jobs_;
   prometheus::Counter& inserted_;
   prometheus::Counter& duplicates_;
   prometheus::Gauge& online_;

@@ -117,6 +117,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
     StatusOr<std::vector<v1::WorkerInfo>> workers =
         store.ListWorkers(kHeartbeatsBeforeOffline * heartbeat, {});
     if (workers.ok()) fleet_metrics->SetWorkers(*workers);
+    StatusOr<std::map<v1::JobState, int64_t>> jobs = store.CountJobsByState();
+    if (jobs.ok()) fleet_metrics->SetJobs(*jobs);
   };
   reaper_ = std::make_unique<queue::JobReaper>(database_.get(), std::move(reaper_options));
   reaper_->Start();

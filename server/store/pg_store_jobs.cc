@@ -1,6 +1,7 @@
 // File: server/store/pg_store_jobs.cc
 // JobService side of the store: enqueue, get, list with filters and keyset paging, cancel.
 #include <algorithm>
+#include <map>
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
@@ -139,6 +140,17 @@ StatusOr<v1::Job> PgStore::CancelJob(int64_t id, const std::string& reason) {
                                      ")");
     }
     return SelectJob(tx, id);
+  });
+}
+
+StatusOr<std::map<v1::JobState, int64_t>> PgStore::CountJobsByState() {
+  using Counts = std::map<v1::JobState, int64_t>;
+  return Run<Counts>("CountJobsByState", [&](pqxx::work& tx) -> StatusOr<Counts> {
+    Counts counts;
+    for (const auto& row : tx.exec("SELECT state, count(*) FROM job GROUP BY state")) {
+      counts[JobStateFromName(row[0].as<std::string>())] = row[1].as<int64_t>();
+    }
+    return counts;
   });
 }
 

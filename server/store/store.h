@@ -107,6 +107,8 @@ class Store {
   // it CANCELLED later); a finished job -> FAILED_PRECONDITION; NOT_FOUND for an unknown id.
   // Cancelling a RUNNING job twice is fine. Returns the job after the change.
   virtual StatusOr<v1::Job> CancelJob(int64_t id, const std::string& reason) = 0;
+  // Number of jobs in each state; states without a job are absent. Feeds warpwatch_jobs{state}.
+  virtual StatusOr<std::map<v1::JobState, int64_t>> CountJobsByState() = 0;
 
   // ---- Workers ----
 

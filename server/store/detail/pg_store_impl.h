@@ -27,6 +27,7 @@ class PgStore : public Store {
   StatusOr<v1::Job> GetJob(int64_t id) override;
   StatusOr<JobPage> ListJobs(const JobFilter& filter) override;
   StatusOr<v1::Job> CancelJob(int64_t id, const std::string& reason) override;
+  StatusOr<std::map<v1::JobState, int64_t>> CountJobsByState() override;
 
   StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration) override;
   Status TouchWorker(const std::string& worker_id) override;

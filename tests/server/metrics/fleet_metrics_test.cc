@@ -57,5 +57,19 @@ TEST(FleetMetricsTest, WorkersAreCountedByStateFromTheLatestListing) {
   EXPECT_EQ(samples["warpwatch_workers{state=offline}"], 1);
 }
 
+TEST(FleetMetricsTest, JobsAreCountedByStateWithAbsentStatesAtZero) {
+  prometheus::Registry registry;
+  FleetMetrics metrics(registry);
+  metrics.SetJobs({{v1::JOB_STATE_QUEUED, 4}, {v1::JOB_STATE_RUNNING, 1}});
+  std::map<std::string, double> samples = Samples(registry);
+  EXPECT_EQ(samples["warpwatch_jobs{state=queued}"], 4);
+  EXPECT_EQ(samples["warpwatch_jobs{state=running}"], 1);
+  EXPECT_EQ(samples["warpwatch_jobs{state=succeeded}"], 0);
+  metrics.SetJobs({{v1::JOB_STATE_SUCCEEDED, 5}});
+  samples = Samples(registry);
+  EXPECT_EQ(samples["warpwatch_jobs{state=queued}"], 0);
+  EXPECT_EQ(samples["warpwatch_jobs{state=succeeded}"], 5);
+}
+
 }  // namespace
 }  // namespace warpwatch::server::metrics

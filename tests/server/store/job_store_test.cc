@@ -176,5 +176,15 @@ TEST_F(JobStoreTest, CancellingAnUnknownJobIsNotFound) {
   EXPECT_EQ(store_->CancelJob(999, "").status().code(), StatusCode::kNotFound);
 }
 
+TEST_F(JobStoreTest, CountsJobsByStateLeavingOutStatesWithoutJobs) {
+  ASSERT_TRUE(store_->EnqueueJob(MakeSpec(), 1, "alice").ok());
+  ASSERT_OK_AND_ASSIGN(v1::Job second, store_->EnqueueJob(MakeSpec(), 1, "alice"));
+  ASSERT_TRUE(store_->EnqueueJob(MakeSpec(), 1, "alice").ok());
+  ASSERT_TRUE(store_->CancelJob(second.id(), "not needed").ok());
+  ASSERT_OK_AND_ASSIGN(auto counts, store_->CountJobsByState());
+  EXPECT_EQ(counts, (std::map<v1::JobState, int64_t>{{v1::JOB_STATE_QUEUED, 2},
+                                                     {v1::JOB_STATE_CANCELLED, 1}}));
+}
+
 }  // namespace
 }  // namespace warpwatch::server::testing
