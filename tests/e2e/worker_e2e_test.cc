@@ -62,6 +62,17 @@ class WorkerE2eTest : public ::testing::Test {
     }
   }
 
+  // The job ends SUCCEEDED within a minute, with a single run holding every point exactly once.
+  void ExpectSucceededWithOneCompleteRun(int64_t job_id) {
+    auto done = cluster_->WaitForJob(job_id, Ended, seconds(60));
+    ASSERT_TRUE(done.ok()) << done.status().ToString() << cluster_->Logs();
+    EXPECT_EQ(done->state(), v1::JOB_STATE_SUCCEEDED) << done->error() << cluster_->Logs();
+    auto runs = cluster_->Runs(job_id);
+    ASSERT_TRUE(runs.ok()) << runs.status().ToString();
+    ASSERT_EQ(runs->size(), 1u) << cluster_->Logs();
+    ExpectEveryPointOnce(runs->front());
+  }
+
   // Waits until the job has at least `n` points done.
   void WaitForProgress(int64_t job_id, int64_t n) {
     auto job = cluster_->WaitForJob(
@@ -79,13 +90,7 @@ TEST_F(WorkerE2eTest, SubmittedJobSucceedsWithEveryPointStoredOnce) {
   auto worker = Worker("GPU-e2e-a", 2);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
   ASSERT_TRUE(job.ok()) << job.status().ToString();
-  auto done = cluster_->WaitForJob(job->id(), Ended, seconds(60));
-  ASSERT_TRUE(done.ok()) << done.status().ToString() << cluster_->Logs();
-  EXPECT_EQ(done->state(), v1::JOB_STATE_SUCCEEDED) << done->error() << cluster_->Logs();
-  auto runs = cluster_->Runs(job->id());
-  ASSERT_TRUE(runs.ok()) << runs.status().ToString();
-  ASSERT_EQ(runs->size(), 1u) << cluster_->Logs();
-  ExpectEveryPointOnce(runs->front());
+  ExpectSucceededWithOneCompleteRun(job->id());
 }
 
 TEST_F(WorkerE2eTest, KilledWorkersJobIsRequeuedAndFinishedByAnother) {
@@ -123,13 +128,7 @@ TEST_F(WorkerE2eTest, WorkerReconnectsAfterServerRestartAndLosesNothing) {
   ASSERT_TRUE(cluster_->StopServer().ok()) << cluster_->Logs();
   std::this_thread::sleep_for(seconds(2));
   ASSERT_TRUE(cluster_->StartServer().ok()) << cluster_->Logs();
-  auto done = cluster_->WaitForJob(job->id(), Ended, seconds(60));
-  ASSERT_TRUE(done.ok()) << done.status().ToString() << cluster_->Logs();
-  EXPECT_EQ(done->state(), v1::JOB_STATE_SUCCEEDED) << done->error() << cluster_->Logs();
-  auto runs = cluster_->Runs(job->id());
-  ASSERT_TRUE(runs.ok()) << runs.status().ToString();
-  ASSERT_EQ(runs->size(), 1u) << cluster_->Logs();
-  ExpectEveryPointOnce(runs->front());
+  ExpectSucceededWithOneCompleteRun(job->id());
 }
 
 TEST_F(WorkerE2eTest, UploadsSurvivePostgresRestartWithoutLossOrDuplicates) {
@@ -141,13 +140,7 @@ TEST_F(WorkerE2eTest, UploadsSurvivePostgresRestartWithoutLossOrDuplicates) {
   ASSERT_TRUE(cluster_->postgres().Stop().ok());
   std::this_thread::sleep_for(seconds(2));
   ASSERT_TRUE(cluster_->postgres().Start().ok());
-  auto done = cluster_->WaitForJob(job->id(), Ended, seconds(60));
-  ASSERT_TRUE(done.ok()) << done.status().ToString() << cluster_->Logs();
-  EXPECT_EQ(done->state(), v1::JOB_STATE_SUCCEEDED) << done->error() << cluster_->Logs();
-  auto runs = cluster_->Runs(job->id());
-  ASSERT_TRUE(runs.ok()) << runs.status().ToString();
-  ASSERT_EQ(runs->size(), 1u) << cluster_->Logs();
-  ExpectEveryPointOnce(runs->front());
+  ExpectSucceededWithOneCompleteRun(job->id());
 }
 
 TEST_F(WorkerE2eTest, CancelReachesTheRunningJobAndKeepsUploadedPoints) {
