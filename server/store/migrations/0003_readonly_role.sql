@@ -1,4 +1,4 @@
--- 0002: warpwatch_readonly, the role dashboards read with (Grafana's PostgreSQL datasource,
+-- 0003: warpwatch_readonly, the role dashboards read with (Grafana's PostgreSQL datasource,
 -- deploy/grafana/). SELECT on every table of this schema, now and later, and nothing else.
 --
 -- Roles are cluster-wide. The role is created NOLOGIN, read-only by default and with a statement
