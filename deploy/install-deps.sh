@@ -9,6 +9,7 @@ packages=(
   libpqxx-dev prometheus-cpp-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libspdlog-dev libssl-dev
   postgresql openssl procps util-linux
+  prometheus  # promtool, for tests/deploy (its service is not needed: warpwatch's tests run none)
 )
 
 missing=()
