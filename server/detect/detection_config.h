@@ -1,0 +1,30 @@
+// Tunables of the per-run decision. The defaults are justified, with the false-alarm and
+// detection rates they give, in docs/regressions.md; change them there first.
+#ifndef WARPWATCH_SERVER_DETECT_DETECTION_CONFIG_H_
+#define WARPWATCH_SERVER_DETECT_DETECTION_CONFIG_H_
+
+#include <cstddef>
+
+namespace warpwatch::server::detect {
+
+struct DetectionConfig {
+  // N: good runs of the series the rolling baseline keeps (the newest ones).
+  size_t baseline_runs = 10;
+  // Fewer good baseline runs than this gives UNSURE: a MAD of 3 or 4 values is mostly luck.
+  size_t min_baseline_runs = 5;
+  // |robust z| of the new median against the baseline medians needed to call a change.
+  double z_threshold = 4.0;
+  // |new / baseline median - 1| needed as well: below it a change is SAME however significant.
+  double min_relative_change = 0.03;
+  // Floor on the baseline's robust sigma, relative to its median, so a flat baseline (MAD 0)
+  // cannot make a 0.1 % wobble significant: the smallest between-run spread we believe in.
+  double mad_floor_relative = 0.005;
+  // A run with more of its samples throttled than this is not good: neither baseline nor judged.
+  double max_throttled_fraction = 0.05;
+  // SM clocks closer than this (relative) are the same clock: time alone is compared.
+  double clock_tolerance = 0.01;
+};
+
+}  // namespace warpwatch::server::detect
+
+#endif  // WARPWATCH_SERVER_DETECT_DETECTION_CONFIG_H_

@@ -1,0 +1,54 @@
+// Leave-one-out robust z across the devices of one model.
+#include "server/detect/fleet_outliers.h"
+
+#include "server/detect/baseline.h"
+#include "server/detect/robust_stats.h"
+
+namespace warpwatch::server::detect {
+
+FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetConfig& config) {
+  FleetView view;
+  DetectionConfig goodness;
+  goodness.max_throttled_fraction = config.max_throttled_fraction;
+  std::vector<const RunPoint*> good;
+  for (const RunPoint& device : devices) {
+    const std::string why = WhyNotGood(device, goodness);
+    if (why.empty()) {
+      good.push_back(&device);
+    } else {
+      view.ignored.push_back(device.device_uuid + ": " + why);
+    }
+  }
+  if (good.size() < config.min_devices) {
+    view.reason = std::to_string(good.size()) + " good devices, " +
+                  std::to_string(config.min_devices) + " needed";
+    return view;
+  }
+  view.judged = true;
+  for (size_t i = 0; i < good.size(); ++i) {
+    std::vector<double> others;
+    for (size_t j = 0; j < good.size(); ++j) {
+      if (j != i) others.push_back(good[j]->median_seconds);
+    }
+    const RobustScale scale = RobustScaleOf(others, config.mad_floor_relative);
+    DeviceJudgement d;
+    d.device_uuid = good[i]->device_uuid;
+    d.run_id = good[i]->run_id;
+    d.median_seconds = good[i]->median_seconds;
+    d.others_median = scale.center;
+    d.others_sigma = scale.sigma;
+    d.change = d.median_seconds / scale.center - 1;
+    d.z = RobustZ(d.median_seconds, scale);
+    if (d.z >= config.z_threshold && d.change >= config.min_relative_change) {
+      d.outlier = true;
+      d.direction = Verdict::kSlower;
+    } else if (d.z <= -config.z_threshold && d.change <= -config.min_relative_change) {
+      d.outlier = true;
+      d.direction = Verdict::kFaster;
+    }
+    view.devices.push_back(d);
+  }
+  return view;
+}
+
+}  // namespace warpwatch::server::detect

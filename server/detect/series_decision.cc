@@ -1,0 +1,100 @@
+// DecideSeries: robust z on run medians, cycles for attribution, U-test as evidence.
+#include "server/detect/series_decision.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "server/detect/baseline.h"
+#include "server/detect/mann_whitney.h"
+#include "server/detect/robust_stats.h"
+
+namespace warpwatch::server::detect {
+namespace {
+
+std::string CountText(size_t have, size_t need) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof(buffer), "%zu good baseline runs, %zu needed", have, need);
+  return buffer;
+}
+
+std::optional<double> UTestP(const RunPoint& candidate, const std::vector<RunPoint>& baseline) {
+  std::vector<double> pooled;
+  for (const RunPoint& run : baseline) {
+    pooled.insert(pooled.end(), run.samples_seconds.begin(), run.samples_seconds.end());
+  }
+  if (pooled.empty() || candidate.samples_seconds.empty()) return std::nullopt;
+  StatusOr<UTestResult> u = MannWhitneyUTest(candidate.samples_seconds, pooled);
+  if (!u.ok()) return std::nullopt;  // a NaN sample: no evidence rather than a wrong one
+  return u->p_value;
+}
+
+}  // namespace
+
+MedianTest TestMedian(double value, const std::vector<double>& reference_values,
+                      const DetectionConfig& config) {
+  MedianTest test;
+  const RobustScale scale = RobustScaleOf(reference_values, config.mad_floor_relative);
+  test.baseline = scale.center;
+  test.sigma = scale.sigma;
+  test.floored = scale.floored;
+  test.value = value;
+  test.change = value / scale.center - 1;
+  test.z = RobustZ(value, scale);
+  if (test.z >= config.z_threshold && test.change >= config.min_relative_change) {
+    test.move = Move::kUp;
+  } else if (test.z <= -config.z_threshold && test.change <= -config.min_relative_change) {
+    test.move = Move::kDown;
+  }
+  return test;
+}
+
+SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoint>& baseline,
+                            const DetectionConfig& config) {
+  SeriesDecision decision;
+  decision.new_sm_clock_mhz = candidate.sm_clock_mhz > 0 ? candidate.sm_clock_mhz : 0;
+  const std::string why_not = WhyNotGood(candidate, config);
+  if (!why_not.empty()) {
+    decision.reason = "new run not judged: " + why_not;
+    return decision;
+  }
+  // Keep the newest good runs, as SelectBaseline would, whatever the caller passed.
+  const std::vector<RunPoint> good = SelectBaseline(baseline, config);
+  decision.baseline_runs_used = good.size();
+  for (const RunPoint& run : good) decision.baseline_run_ids.push_back(run.run_id);
+  if (good.size() < config.min_baseline_runs || good.empty()) {
+    decision.reason = "too few baseline runs: " + CountText(good.size(), config.min_baseline_runs);
+    return decision;
+  }
+
+  std::vector<double> medians, cycles, clocks;
+  for (const RunPoint& run : good) {
+    medians.push_back(run.median_seconds);
+    const double c = MedianCycles(run);
+    if (std::isfinite(c)) {
+      cycles.push_back(c);
+      clocks.push_back(run.sm_clock_mhz);
+    }
+  }
+  decision.time = TestMedian(candidate.median_seconds, medians, config);
+  decision.u_test_p_value = UTestP(candidate, good);
+
+  const double new_cycles = MedianCycles(candidate);
+  // Cycles need a clock for the new run and for enough baseline runs to judge their spread.
+  double clock_change = 0;
+  if (std::isfinite(new_cycles) && cycles.size() >= config.min_baseline_runs) {
+    decision.baseline_sm_clock_mhz = Median(clocks);
+    decision.cycles = TestMedian(new_cycles, cycles, config);
+    clock_change = candidate.sm_clock_mhz / decision.baseline_sm_clock_mhz - 1;
+    decision.clock = std::fabs(clock_change) <= config.clock_tolerance ? ClockComparison::kSame
+                                                                       : ClockComparison::kChanged;
+  }
+  const Attribution attribution =
+      Attribute(decision.time.move, decision.cycles ? decision.cycles->move : Move::kSame,
+                decision.clock, clock_change);
+  decision.verdict = attribution.verdict;
+  decision.blame = attribution.blame;
+  decision.reason = attribution.reason;
+  return decision;
+}
+
+}  // namespace warpwatch::server::detect
