@@ -53,6 +53,7 @@ StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::vector<st
   ::close(in_pipe[0]);
   ::close(out_pipe[1]);
   ::fcntl(out_pipe[0], F_SETFL, ::fcntl(out_pipe[0], F_GETFL) | O_NONBLOCK);
+  ::fcntl(in_pipe[1], F_SETFL, ::fcntl(in_pipe[1], F_GETFL) | O_NONBLOCK);
   auto child = std::unique_ptr<ChildProcess>(new ChildProcess());
   child->pid_ = pid;
   child->stdin_fd_ = in_pipe[1];

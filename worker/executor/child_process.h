@@ -17,8 +17,10 @@ namespace warpwatch::worker {
 class ChildProcess {
  public:
   // fork + execv(argv[0], argv). The child's stdout is a pipe the parent reads (stdin_fd /
-  // stdout_fd below); the child's stdin is a pipe the parent writes. UNAVAILABLE when fork or
-  // pipe fails; an exec failure shows as exit code 127.
+  // stdout_fd below); the child's stdin is a pipe the parent writes. Both parent ends are
+  // non-blocking, so that a child that stops reading or writing can never block the parent
+  // outside its poll loop. UNAVAILABLE when fork or pipe fails; an exec failure shows as exit
+  // code 127.
   static StatusOr<std::unique_ptr<ChildProcess>> Start(const std::vector<std::string>& argv);
 
   ~ChildProcess();
@@ -26,7 +28,7 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   pid_t pid() const { return pid_; }
-  int stdin_fd() const { return stdin_fd_; }     // write end; -1 once closed
+  int stdin_fd() const { return stdin_fd_; }     // write end, non-blocking; -1 once closed
   int stdout_fd() const { return stdout_fd_; }   // read end, non-blocking
   void CloseStdin();
 

@@ -43,7 +43,7 @@ uint32_t DecodeLength(const unsigned char* p) {
 
 }  // namespace
 
-Status WriteMessage(int fd, const google::protobuf::MessageLite& message) {
+StatusOr<std::string> EncodeFrame(const google::protobuf::MessageLite& message) {
   std::string payload;
   if (!message.SerializeToString(&payload)) return InternalError("cannot serialize message");
   if (payload.size() > kMaxFrameBytes) return ResourceExhaustedError("message over frame limit");
@@ -53,6 +53,11 @@ Status WriteMessage(int fd, const google::protobuf::MessageLite& message) {
                           static_cast<char>((len >> 24) & 0xff)};
   std::string frame(header, 4);
   frame += payload;
+  return frame;
+}
+
+Status WriteMessage(int fd, const google::protobuf::MessageLite& message) {
+  ASSIGN_OR_RETURN(std::string frame, EncodeFrame(message));
   return WriteAll(fd, frame.data(), frame.size());
 }
 

@@ -15,7 +15,11 @@ namespace warpwatch::worker {
 // Largest frame accepted; a longer length prefix means a corrupt stream.
 inline constexpr uint32_t kMaxFrameBytes = 64u << 20;
 
-// Writes one frame, retrying short writes and EINTR. Blocking.
+// The bytes of one frame (length prefix + payload), for a writer that cannot block.
+// RESOURCE_EXHAUSTED over kMaxFrameBytes.
+StatusOr<std::string> EncodeFrame(const google::protobuf::MessageLite& message);
+
+// Writes one frame, retrying short writes and EINTR. Blocking (fd must be a blocking one).
 Status WriteMessage(int fd, const google::protobuf::MessageLite& message);
 
 // Reads exactly one frame, blocking. NOT_FOUND at a clean end of stream before any byte;

@@ -108,13 +108,44 @@ bool HandleEvent(const internal::ExecEvent& event, size_t base, RunState& run, C
   }
 }
 
+// The request's bytes, fed to the child's non-blocking stdin as the pipe takes them, from inside
+// the poll loop: a child that stalls before reading then meets the watchdog instead of blocking
+// the parent in write(2) (a request over the pipe's 64 KiB never fits at once).
+class RequestWriter {
+ public:
+  RequestWriter(ChildProcess* child, std::string bytes) : child_(child), bytes_(std::move(bytes)) {}
+
+  bool done() const { return child_->stdin_fd() < 0; }
+
+  // Writes what the pipe accepts now; closes the child's stdin once all is written, or when the
+  // child is gone (EPIPE: the read loop then sees the end of its stdout).
+  void Pump() {
+    while (!done() && written_ < bytes_.size()) {
+      ssize_t n = ::write(child_->stdin_fd(), bytes_.data() + written_, bytes_.size() - written_);
+      if (n > 0) {
+        written_ += static_cast<size_t>(n);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        return;  // the pipe is full: poll for POLLOUT
+      } else {
+        break;  // the child closed its stdin or died
+      }
+    }
+    child_->CloseStdin();
+  }
+
+ private:
+  ChildProcess* child_;
+  std::string bytes_;
+  size_t written_ = 0;
+};
+
 // Runs points [run.next, n) in one child until it ends, is killed, or finishes them.
 StatusOr<ChildOutcome> RunOneChild(const ProcessExecutorOptions& options, double timeout,
                                    RunState& run) {
   ChildOutcome out;
   const size_t base = run.next;
-  ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> child, ChildProcess::Start(options.child_argv));
-
   internal::ExecRequest request;
   request.set_device_index(run.request->device_index);
   *request.mutable_settings() = run.request->settings;
@@ -122,9 +153,10 @@ StatusOr<ChildOutcome> RunOneChild(const ProcessExecutorOptions& options, double
     *request.add_points() = detail::ToCaseKey(run.request->points[i]);
   }
   for (const auto& [k, v] : run.request->labels) (*request.mutable_labels())[k] = v;
-  // A failed write means the child is already gone: the read loop sees the end of its stdout.
-  (void)WriteMessage(child->stdin_fd(), request);
-  child->CloseStdin();
+  ASSIGN_OR_RETURN(std::string frame, EncodeFrame(request));
+  ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> child, ChildProcess::Start(options.child_argv));
+  RequestWriter writer(child.get(), std::move(frame));
+  writer.Pump();
 
   FrameReader reader;
   double deadline_origin = Now();
@@ -142,10 +174,14 @@ StatusOr<ChildOutcome> RunOneChild(const ProcessExecutorOptions& options, double
                               " s before starting this point (killed)";
       break;
     }
-    pollfd pfd{child->stdout_fd(), POLLIN, 0};
-    int ready = ::poll(&pfd, 1, kPollMillis);
+    // poll ignores a negative fd: stdin drops out once the request is written.
+    pollfd pfds[2] = {{child->stdout_fd(), POLLIN, 0},
+                      {writer.done() ? -1 : child->stdin_fd(), POLLOUT, 0}};
+    int ready = ::poll(pfds, 2, kPollMillis);
     if (ready < 0 && errno != EINTR) return InternalError(std::string("poll: ") + strerror(errno));
     if (ready <= 0) continue;
+    if (pfds[1].revents != 0) writer.Pump();
+    if (pfds[0].revents == 0) continue;
     char buf[65536];
     while (true) {
       ssize_t got = ::read(child->stdout_fd(), buf, sizeof buf);

@@ -3,9 +3,15 @@
 // sleeps forever; "sticky" reports a FAILED point with a CUDA-like error and exits 3 (as the real
 // child does after a sticky error); "exit" exits 1 without reporting; "die_before_start" exits 1
 // before announcing the point; "fatal" sends a fatal event.
+// `--stall-once-before-read=FILE`: the first child to see FILE missing creates it, writes its pid
+// there and sleeps forever before reading its request (a child stuck before reading stdin); later
+// children behave normally.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <thread>
 
 #include "worker/executor/exec_protocol.pb.h"
@@ -16,7 +22,26 @@ using warpwatch::worker::WriteMessage;
 using warpwatch::worker::internal::ExecEvent;
 using warpwatch::worker::internal::ExecRequest;
 
-int main() {
+namespace {
+
+void StallOnceBeforeReading(const char* marker) {
+  int fd = ::open(marker, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) return;  // another child stalled already
+  std::string pid = std::to_string(getpid());
+  (void)!::write(fd, pid.data(), pid.size());
+  ::close(fd);
+  while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char kStallFlag[] = "--stall-once-before-read=";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], kStallFlag, sizeof kStallFlag - 1) == 0) {
+      StallOnceBeforeReading(argv[i] + sizeof kStallFlag - 1);
+    }
+  }
   ExecRequest request;
   if (!ReadMessage(STDIN_FILENO, &request).ok()) return 4;
   ExecEvent event;

@@ -4,8 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <future>
 #include <set>
+#include <thread>
 
 namespace warpwatch::worker {
 namespace {
@@ -153,6 +161,42 @@ TEST(ProcessExecutor, MissingChildBinaryFailsEveryPointWithoutLooping) {
     EXPECT_EQ(m.status(), v1::POINT_STATUS_FAILED);
     EXPECT_NE(m.error().find("exit code 127"), std::string::npos) << m.error();
   }
+}
+
+// A request larger than a pipe's 64 KiB buffer, sent to a child that stalls before reading: the
+// parent must not block in write(2) outside the watchdog. The stalled child is killed as making no
+// progress (its point fails) and the rest run in a fresh child. Bounded: should Execute block, the
+// test kills the stalled child itself (which unblocks the write) and fails.
+TEST(ProcessExecutor, ChildStalledBeforeReadingABigRequestIsKilledByTheWatchdog) {
+  const std::string marker =
+      ::testing::TempDir() + "/stall_before_read_" + std::to_string(getpid());
+  std::remove(marker.c_str());
+  ProcessExecutorOptions options;
+  options.child_argv = {FAKE_EXEC_CHILD_PATH, "--stall-once-before-read=" + marker};
+  options.grace_seconds = 0.5;
+  ProcessExecutor executor(options);
+  ExecutionRequest request;
+  for (int i = 0; i < 3; ++i) request.points.push_back(P("ok"));
+  request.labels["padding"] = std::string(256 * 1024, 'x');  // 4 pipe buffers
+  request.settings.set_point_timeout_seconds(1);
+  ExecutionCallbacks cb;
+
+  auto done = std::async(std::launch::async, [&] { return executor.Execute(request, cb); });
+  if (done.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+    ADD_FAILURE() << "Execute still blocked after 20 s: the request write is outside the watchdog";
+    std::ifstream in(marker);
+    pid_t stalled = 0;
+    if (in >> stalled && stalled > 0) ::kill(stalled, SIGKILL);  // unblocks the parent's write
+  }
+  auto r = done.get();
+  std::remove(marker.c_str());
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->measurements.size(), 3u);
+  EXPECT_EQ(r->measurements[0].status(), v1::POINT_STATUS_FAILED) << Describe(*r);
+  EXPECT_NE(r->measurements[0].error().find("made no progress for 1.5 s"), std::string::npos)
+      << Describe(*r);
+  EXPECT_EQ(r->measurements[1].status(), v1::POINT_STATUS_OK) << Describe(*r);
+  EXPECT_EQ(r->measurements[2].status(), v1::POINT_STATUS_OK) << Describe(*r);
 }
 
 }  // namespace
