@@ -3,7 +3,10 @@
 // events exactly as the engine does (blocking kernel, clock stamps) while CUPTI's activity API
 // records the kernels' own start/end; the ratio printed is event median / kernel median, so 1.00
 // means the events time the kernel and nothing else. Also prints what tracing costs: the event
-// median of the read-pass method with tracing off over the one with it on.
+// median of the read-pass method with tracing off over the one with it on. Without the clock
+// stamps there are no marker kernels to split CUPTI's records into samples: those rows take the
+// median duration of the case's main kernel alone (for the two-kernel reductions the events also
+// hold the final pass, so compare those rows with each other, not with 1.00).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
@@ -33,13 +36,20 @@ struct Method {
   const char* name;
   bool flush;
   worker::FlushMethod method;
+  bool blocker = true;  // the engine's blocking kernel
+  bool stamps = true;   // the engine's clock stamps around the events
 };
 
+// The first four differ in the flush only (the engine's sampling otherwise); the last two take the
+// engine's read-pass flush and drop the clock stamps, then the blocker too, to show what each adds
+// to the event time.
 constexpr Method kMethods[] = {
     {"none (hot)", false, worker::FlushMethod::kReadPass},
     {"memset 2x L2", true, worker::FlushMethod::kMemset},
     {"read pass 2x L2", true, worker::FlushMethod::kReadPass},
     {"memset + read pass", true, worker::FlushMethod::kMemsetThenRead},
+    {"read pass, no stamps", true, worker::FlushMethod::kReadPass, true, false},
+    {"read pass, bare events", true, worker::FlushMethod::kReadPass, false, false},
 };
 
 catalog::Point Point(const std::string& family, const std::string& variant,
@@ -65,15 +75,16 @@ struct Tools {
   std::unique_ptr<worker::LaunchBlocker> blocker;
   std::unique_ptr<worker::ClockStamps> stamps;
   std::string marker;
+  std::string main_kernel;  // mangled symbol of the case's first kernel ("" when not ours)
 };
 
 // Median event time of `runs` samples, and (traced) the kernels' median span.
-Status Sample(kernels::Case& c, Tools& t, worker::L2Flusher* flusher, int runs, bool traced,
-              double* event_median, double* kernel_median) {
+Status Sample(kernels::Case& c, Tools& t, worker::L2Flusher* flusher, const Method& m, int runs,
+              bool traced, double* event_median, double* kernel_median) {
   worker::SamplerTools tools;
   tools.flusher = flusher;
-  tools.blocker = t.blocker.get();
-  tools.stamps = t.stamps.get();
+  tools.blocker = m.blocker ? t.blocker.get() : nullptr;
+  tools.stamps = m.stamps ? t.stamps.get() : nullptr;
   ASSIGN_OR_RETURN(std::unique_ptr<worker::CaseSampler> sampler,
                    worker::CaseSampler::Create(&c, t.stream, tools));
   worker::KernelTracer* tracer = nullptr;
@@ -95,7 +106,15 @@ Status Sample(kernels::Case& c, Tools& t, worker::L2Flusher* flusher, int runs, 
     StatusOr<std::vector<worker::KernelRecord>> records = tracer->Stop();
     RETURN_IF_ERROR(s);
     if (!records.ok()) return records.status();
-    *kernel_median = worker::MedianOf(worker::SplitSamples(*records, t.marker).span_seconds);
+    if (m.stamps) {
+      *kernel_median = worker::MedianOf(worker::SplitSamples(*records, t.marker).span_seconds);
+    } else {
+      std::vector<double> main;
+      for (const worker::KernelRecord& r : *records) {
+        if (r.symbol == t.main_kernel) main.push_back((r.end_ns - r.start_ns) * 1e-9);
+      }
+      *kernel_median = worker::MedianOf(main);
+    }
   }
   RETURN_IF_ERROR(s);
   *event_median = worker::MedianOf(events);
@@ -117,17 +136,20 @@ StatusOr<std::vector<Row>> MeasureCase(const catalog::Point& point, const cudaDe
   if (const void* f = c->Shape().function; f != nullptr) {
     ASSIGN_OR_RETURN(worker::KernelName name, worker::NameOfKernel(f));
     kernel = name.name;
+    t.main_kernel = name.mangled;
   }
   std::vector<Row> rows;
   for (const Method& m : kMethods) {
     std::unique_ptr<worker::L2Flusher> flusher;
-    if (m.flush) ASSIGN_OR_RETURN(flusher, worker::L2Flusher::Create(prop.l2CacheSize, m.method));
+    if (m.flush) {
+      ASSIGN_OR_RETURN(flusher, worker::L2Flusher::Create(prop.l2CacheSize, m.method));
+    }
     Row row{key, kernel, m.name};
-    RETURN_IF_ERROR(Sample(*c, t, flusher.get(), runs, true, &row.event_median,
+    RETURN_IF_ERROR(Sample(*c, t, flusher.get(), m, runs, true, &row.event_median,
                            &row.kernel_median));
-    if (m.flush && m.method == worker::FlushMethod::kReadPass) {
+    if (m.flush && m.method == worker::FlushMethod::kReadPass && m.blocker && m.stamps) {
       double unused = 0;
-      RETURN_IF_ERROR(Sample(*c, t, flusher.get(), runs, false, &row.untraced_event_median,
+      RETURN_IF_ERROR(Sample(*c, t, flusher.get(), m, runs, false, &row.untraced_event_median,
                              &unused));
     }
     rows.push_back(row);

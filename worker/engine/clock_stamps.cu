@@ -21,11 +21,10 @@ __global__ void ClockStampKernel(unsigned long long* slots, int sm_count, int sl
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   const long long c = clock64();
-  volatile unsigned long long* s = slots + (static_cast<size_t>(sm) * 2 + slot) * kFields;
+  unsigned long long* s = slots + (static_cast<size_t>(sm) * 2 + slot) * kFields;
+  s[0] = sequence;
   s[1] = t;
   s[2] = static_cast<unsigned long long>(c);
-  __threadfence_system();
-  s[0] = sequence;
 }
 
 }  // namespace
@@ -36,21 +35,24 @@ StatusOr<std::unique_ptr<ClockStamps>> ClockStamps::Create(int sm_count) {
   if (sm_count <= 0) return InvalidArgumentError("ClockStamps: sm_count must be positive");
   auto c = std::unique_ptr<ClockStamps>(new ClockStamps());
   c->sm_count_ = sm_count;
-  const size_t bytes = static_cast<size_t>(sm_count) * 2 * kFields * sizeof(unsigned long long);
+  c->bytes_ = static_cast<size_t>(sm_count) * 2 * kFields * sizeof(unsigned long long);
+  CUDA_RETURN_IF_ERROR(cudaMalloc(reinterpret_cast<void**>(&c->d_slots_), c->bytes_));
+  CUDA_RETURN_IF_ERROR(cudaMemset(c->d_slots_, 0, c->bytes_));
   void* host = nullptr;
-  CUDA_RETURN_IF_ERROR(cudaHostAlloc(&host, bytes, cudaHostAllocMapped));
-  std::fill_n(static_cast<unsigned long long*>(host), bytes / sizeof(unsigned long long), 0ull);
-  c->h_slots_ = static_cast<volatile unsigned long long*>(host);
-  void* device = nullptr;
-  CUDA_RETURN_IF_ERROR(cudaHostGetDevicePointer(&device, host, 0));
-  c->d_slots_ = static_cast<unsigned long long*>(device);
-  return c;
+  CUDA_RETURN_IF_ERROR(cudaMallocHost(&host, c->bytes_));
+  c->h_slots_ = static_cast<unsigned long long*>(host);
+  std::fill_n(c->h_slots_, c->bytes_ / sizeof(unsigned long long), 0ull);
+  // One stamp pair now: the kernel's first launch, which under lazy module loading may wait for
+  // the device, must not happen behind the blocking kernel.
+  RETURN_IF_ERROR(c->Begin(nullptr));
+  RETURN_IF_ERROR(c->End(nullptr));
+  CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+  return StatusOr<std::unique_ptr<ClockStamps>>(std::move(c));
 }
 
 ClockStamps::~ClockStamps() {
-  if (h_slots_ != nullptr) {
-    CUDA_CHECK_NOEXCEPT(cudaFreeHost(const_cast<unsigned long long*>(h_slots_)));
-  }
+  if (d_slots_ != nullptr) CUDA_CHECK_NOEXCEPT(cudaFree(d_slots_));
+  if (h_slots_ != nullptr) CUDA_CHECK_NOEXCEPT(cudaFreeHost(h_slots_));
 }
 
 Status ClockStamps::Stamp(cudaStream_t stream, int slot) {
@@ -64,13 +66,18 @@ Status ClockStamps::Begin(cudaStream_t stream) {
   return Stamp(stream, 0);
 }
 
-Status ClockStamps::End(cudaStream_t stream) { return Stamp(stream, 1); }
+Status ClockStamps::End(cudaStream_t stream) {
+  RETURN_IF_ERROR(Stamp(stream, 1));
+  CUDA_RETURN_IF_ERROR(
+      cudaMemcpyAsync(h_slots_, d_slots_, bytes_, cudaMemcpyDeviceToHost, stream));
+  return OkStatus();
+}
 
 ClockInterval ClockStamps::Read() const {
   std::vector<std::pair<double, double>> per_sm;  // (ns, cycles)
   for (int sm = 0; sm < sm_count_; ++sm) {
-    volatile const unsigned long long* a = h_slots_ + (static_cast<size_t>(sm) * 2) * kFields;
-    volatile const unsigned long long* b = a + kFields;
+    const unsigned long long* a = h_slots_ + (static_cast<size_t>(sm) * 2) * kFields;
+    const unsigned long long* b = a + kFields;
     if (a[0] != sequence_ || b[0] != sequence_) continue;
     if (b[1] <= a[1] || b[2] <= a[2]) continue;
     per_sm.emplace_back(static_cast<double>(b[1] - a[1]), static_cast<double>(b[2] - a[2]));

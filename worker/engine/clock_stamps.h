@@ -1,7 +1,9 @@
 // The SM clock a sample ran at: a timestamp kernel just before the start event and just after the
 // stop event on the same stream (nvbench's gpu_frequency), each block recording %globaltimer (ns)
 // and clock64() (SM cycles) of the SM it runs on. cycles / ns over the interval is the SM clock
-// while the sample's kernels ran; no host read of an idle GPU is involved.
+// while the sample's kernels ran; no host read of an idle GPU is involved. The stamps go to device
+// memory and are copied to the host after the stop event (a kernel writing host memory would make
+// its completion, and so the start event, wait for the system-memory write-back).
 #ifndef WARPWATCH_WORKER_ENGINE_CLOCK_STAMPS_H_
 #define WARPWATCH_WORKER_ENGINE_CLOCK_STAMPS_H_
 
@@ -14,14 +16,14 @@
 
 namespace warpwatch::worker {
 
-// Cycles and nanoseconds between the two stamps of one sample (median over the SMs that
-// recorded both); both 0 when no SM did.
+// Cycles and nanoseconds between the two stamps of one sample (the SM with the median clock among
+// those that recorded both); both 0 when no SM did.
 struct ClockInterval {
   double cycles = 0;
   double ns = 0;
 };
 
-// Owns host-mapped stamp slots for every SM. Not thread-safe.
+// Owns the stamp slots for every SM (device) and their host copy (pinned). Not thread-safe.
 class ClockStamps {
  public:
   static StatusOr<std::unique_ptr<ClockStamps>> Create(int sm_count);
@@ -29,7 +31,7 @@ class ClockStamps {
   ClockStamps(const ClockStamps&) = delete;
   ClockStamps& operator=(const ClockStamps&) = delete;
 
-  // Enqueues the opening (Begin) or closing (End) stamp on `stream`.
+  // Enqueue on `stream`: the opening stamp; the closing stamp followed by the copy to the host.
   Status Begin(cudaStream_t stream);
   Status End(cudaStream_t stream);
   // After the stream has drained: the interval of the last Begin/End pair.
@@ -42,9 +44,10 @@ class ClockStamps {
 
   int sm_count_ = 0;
   unsigned int sequence_ = 0;
-  // Per SM: [sequence, globaltimer, clock64] for slot 0 then slot 1 (host-mapped).
-  volatile unsigned long long* h_slots_ = nullptr;
+  size_t bytes_ = 0;
+  // Per SM: [sequence, globaltimer, clock64] for slot 0 then slot 1.
   unsigned long long* d_slots_ = nullptr;
+  unsigned long long* h_slots_ = nullptr;
 };
 
 }  // namespace warpwatch::worker

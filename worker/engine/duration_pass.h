@@ -14,7 +14,8 @@ namespace warpwatch::worker {
 
 // Takes `samples` samples with `sampler` while tracing and fills the Measurement's kernels (name,
 // demangled, mangled, median_seconds, launches), sample_kernel_seconds, kernel_median_seconds,
-// event_kernel_gap and times_disagree (against m->stats().median(), which must be set).
+// traced_event_median_seconds, event_kernel_gap and times_disagree (events and kernels of the
+// same traced samples).
 // `stamp_symbol`: the clock stamp kernel's symbol (the marker around each Run()). Errors (CUPTI
 // unavailable, a failed sample) leave the timings valid; the caller records them in
 // duration_note.

@@ -49,8 +49,11 @@ StatusOr<std::unique_ptr<L2Flusher>> L2Flusher::Create(int l2_bytes, FlushMethod
   CUDA_RETURN_IF_ERROR(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, L2FlushReadKernel, kBlock, 0));
   f->blocks_ = std::max(1, sms * std::max(1, per_sm));
+  // One flush now: with lazy module loading (CUDA's default) a kernel's first launch loads its
+  // module and may wait for the device, which would deadlock behind the blocking kernel.
+  RETURN_IF_ERROR(f->ReadPass(nullptr));
   CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
-  return f;
+  return StatusOr<std::unique_ptr<L2Flusher>>(std::move(f));
 }
 
 L2Flusher::~L2Flusher() {

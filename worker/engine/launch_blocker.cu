@@ -39,7 +39,14 @@ StatusOr<std::unique_ptr<LaunchBlocker>> LaunchBlocker::Create(unsigned long lon
   void* device = nullptr;
   CUDA_RETURN_IF_ERROR(cudaHostGetDevicePointer(&device, host, 0));
   b->d_flags_ = static_cast<int*>(device);
-  return b;
+  // Launched once already released, so the kernel's module is loaded before any sample (a first
+  // launch under lazy loading may wait for the device).
+  b->h_flags_[0] = 1;
+  LaunchBlockerKernel<<<1, 1>>>(b->d_flags_, timeout_ns);
+  CUDA_RETURN_IF_LAUNCH_ERROR();
+  CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+  b->h_flags_[0] = 0;
+  return StatusOr<std::unique_ptr<LaunchBlocker>>(std::move(b));
 }
 
 LaunchBlocker::~LaunchBlocker() {

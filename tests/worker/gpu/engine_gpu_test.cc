@@ -48,7 +48,9 @@ TEST_F(EngineGpuTest, StoppingRuleIsHonouredOnARealKernel) {
   if (m.stop_reason() == "noise" || m.stop_reason() == "converged") {
     EXPECT_GE(m.samples_seconds_size(), 10) << Explain(m);
     EXPECT_GE(total, 0.5) << "stopped before the minimum GPU time" << Explain(m);
-    if (m.stop_reason() == "noise") EXPECT_LT(m.rel_stddev(), 0.005) << Explain(m);
+    if (m.stop_reason() == "noise") {
+      EXPECT_LT(m.rel_stddev(), 0.005) << Explain(m);
+    }
   } else {
     // Allowed, but only for the stated reasons.
     EXPECT_TRUE(m.stop_reason() == "max_samples" || m.stop_reason() == "timeout") << Explain(m);

@@ -55,7 +55,7 @@ StatusOr<std::unique_ptr<GpuHammer>> GpuHammer::Start(double seconds) {
       return s;
     }();
   });
-  return h;
+  return StatusOr<std::unique_ptr<GpuHammer>>(std::move(h));
 }
 
 GpuHammer::~GpuHammer() { (void)Stop(); }
