@@ -1,0 +1,75 @@
+// detect_power: the false-alarm and detection figures of docs/regressions.md.
+//   detect_power --fixtures tests/fixtures [--n 10 --z 4 --min-change 0.03 --floor 0.005]
+// Simulates from h100_nightly.json and, when repeated-run fixtures exist (h100_repeat*.json or
+// h100_repeated/*.json), adds their leave-one-out figures. Prints a markdown table.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "server/detect/baseline.h"
+#include "tests/server/detect/power/fixture_reader.h"
+#include "tests/server/detect/power/power_study.h"
+
+namespace detect = warpwatch::server::detect;
+
+int main(int argc, char** argv) {
+  CLI::App app{"Detection power of warpwatch's per-run regression decision"};
+  std::string fixtures = "tests/fixtures";
+  detect::DetectionConfig config;
+  detect::power::PowerOptions options;
+  double loo_min_baseline = -1;
+  app.add_option("--fixtures", fixtures, "folder holding h100_nightly.json and repeated runs");
+  app.add_option("--n", config.baseline_runs, "baseline runs N");
+  app.add_option("--min-runs", config.min_baseline_runs, "fewest baseline runs judged");
+  app.add_option("--z", config.z_threshold, "robust z threshold");
+  app.add_option("--min-change", config.min_relative_change, "minimum relative change");
+  app.add_option("--floor", config.mad_floor_relative, "MAD floor, relative");
+  app.add_option("--trials", options.trials_per_case, "simulated trials per case");
+  app.add_option("--seed", options.seed, "simulation seed");
+  app.add_option("--sigma-median", options.noise.sigma_median, "noise model: median case sigma");
+  app.add_option("--sigma-spread", options.noise.sigma_spread, "noise model: lognormal spread");
+  app.add_option("--loo-min-runs", loo_min_baseline,
+                 "min baseline runs for leave-one-out (default: as --min-runs)");
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<detect::power::PowerFigures> figures;
+  auto nightly = detect::power::ReadRunFixture(fixtures + "/h100_nightly.json", false);
+  if (!nightly.ok()) {
+    std::cerr << nightly.status().ToString() << "\n";
+    return 1;
+  }
+  std::vector<double> medians;
+  for (const auto& c : nightly->cases) {
+    if (detect::IsGoodRun(c.point, config)) medians.push_back(c.point.median_seconds);
+  }
+  figures.push_back(detect::power::SimulatePower(medians, config, options));
+
+  const auto repeated = detect::power::FindRepeatedRunFixtures(fixtures);
+  if (!repeated.empty()) {
+    std::map<std::string, std::vector<double>> by_case;
+    for (size_t r = 0; r < repeated.size(); ++r) {
+      auto run = detect::power::ReadRunFixture(repeated[r], false);
+      if (!run.ok()) {
+        std::cerr << run.status().ToString() << "\n";
+        return 1;
+      }
+      for (const auto& c : run->cases) {
+        if (!detect::IsGoodRun(c.point, config)) continue;
+        auto& series = by_case[c.case_key];
+        series.resize(repeated.size(), NAN);
+        series[r] = c.point.median_seconds;
+      }
+    }
+    std::vector<std::vector<double>> runs_by_case;
+    for (auto& [key, series] : by_case) runs_by_case.push_back(series);
+    detect::DetectionConfig loo = config;
+    if (loo_min_baseline >= 0) loo.min_baseline_runs = static_cast<size_t>(loo_min_baseline);
+    figures.push_back(detect::power::LeaveOneOutPower(runs_by_case, loo, options));
+  }
+  std::printf("N=%zu min_runs=%zu z=%g min_change=%g floor=%g\n\n", config.baseline_runs,
+              config.min_baseline_runs, config.z_threshold, config.min_relative_change,
+              config.mad_floor_relative);
+  std::printf("%s", detect::power::PowerTable(figures).c_str());
+  return 0;
+}

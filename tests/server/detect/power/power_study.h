@@ -1,0 +1,61 @@
+// Detection power of DecideSeries: false alarms on identical code and detection of injected
+// slowdowns, (a) simulated from one run's per-case medians with the measured between-run noise,
+// (b) leave-one-out over real repeated runs of the suite.
+#ifndef WARPWATCH_TESTS_SERVER_DETECT_POWER_POWER_STUDY_H_
+#define WARPWATCH_TESTS_SERVER_DETECT_POWER_POWER_STUDY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "server/detect/detection_config.h"
+
+namespace warpwatch::server::detect::power {
+
+// Between-run noise of a case's median, fitted to the one measured pair of back-to-back H100
+// runs (59 cases over 20 us: median |change| 0.15 %, p95 1.6 %, max 4.2 %): each case has its own
+// relative sigma, lognormal across cases (median sigma_median, log-spread sigma_spread); each
+// run's median is the case's true median times (1 + N(0, sigma_case^2)). These two parameters
+// reproduce median 0.15 %, p95 1.57 %, max 4.4 % of |change| between two runs over 59 cases.
+struct NoiseModel {
+  double sigma_median = 0.0018;
+  double sigma_spread = 1.28;
+};
+
+struct PowerOptions {
+  uint64_t seed = 1;
+  int trials_per_case = 1000;                          // simulation only
+  std::vector<double> slowdowns = {0.02, 0.03, 0.05, 0.10};
+  NoiseModel noise;
+  double clock_drop_to_mhz = 1700;                     // a 1980 -> 1700 MHz drop, cycles unchanged
+};
+
+struct PowerFigures {
+  std::string source;            // which data
+  long decisions = 0;            // A/A decisions made (one per case and trial, or per held-out run)
+  double false_alarm_rate = 0;   // A/A judged SLOWER
+  double any_flag_rate = 0;      // A/A judged SLOWER or FASTER
+  double unsure_rate = 0;        // A/A judged UNSURE
+  std::vector<double> slowdowns;
+  std::vector<double> detection_rate;  // judged SLOWER, per slowdown
+  double clock_drop_environment_rate = 0;  // clock drop with unchanged cycles judged ENVIRONMENT
+};
+
+// (a) Every case's true median is `case_medians[i]`; per trial, config.baseline_runs baseline
+// runs and one new run are drawn from the noise model; the new run is judged as it is (A/A) and
+// multiplied by (1 + s) for each slowdown, on the same draws.
+PowerFigures SimulatePower(const std::vector<double>& case_medians, const DetectionConfig& config,
+                           const PowerOptions& options);
+
+// (b) runs_by_case[c][r]: the median of case c in repeated run r (oldest first), NaN when absent.
+// Each run r is judged against the others (the newest config.baseline_runs of them, r excluded),
+// as it is (A/A) and multiplied by (1 + s) for each slowdown.
+PowerFigures LeaveOneOutPower(const std::vector<std::vector<double>>& runs_by_case,
+                              const DetectionConfig& config, const PowerOptions& options);
+
+// A markdown table row per figure set, with a header.
+std::string PowerTable(const std::vector<PowerFigures>& figures);
+
+}  // namespace warpwatch::server::detect::power
+
+#endif  // WARPWATCH_TESTS_SERVER_DETECT_POWER_POWER_STUDY_H_
