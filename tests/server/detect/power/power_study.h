@@ -24,20 +24,20 @@ struct NoiseModel {
 
 struct PowerOptions {
   uint64_t seed = 1;
-  int trials_per_case = 1000;                          // simulation only
+  int trials_per_case = 1000;  // simulation only
   std::vector<double> slowdowns = {0.02, 0.03, 0.05, 0.10};
   NoiseModel noise;
-  double clock_drop_to_mhz = 1700;                     // a 1980 -> 1700 MHz drop, cycles unchanged
+  double clock_drop_to_mhz = 1700;  // a 1980 -> 1700 MHz drop, cycles unchanged
 };
 
 struct PowerFigures {
-  std::string source;            // which data
-  long decisions = 0;            // A/A decisions made (one per case and trial, or per held-out run)
-  double false_alarm_rate = 0;   // A/A judged SLOWER
-  double any_flag_rate = 0;      // A/A judged SLOWER or FASTER
-  double unsure_rate = 0;        // A/A judged UNSURE
+  std::string source;           // which data
+  long decisions = 0;           // A/A decisions made (one per case and trial, or per held-out run)
+  double false_alarm_rate = 0;  // A/A judged SLOWER
+  double any_flag_rate = 0;     // A/A judged SLOWER or FASTER
+  double unsure_rate = 0;       // A/A judged UNSURE
   std::vector<double> slowdowns;
-  std::vector<double> detection_rate;  // judged SLOWER, per slowdown
+  std::vector<double> detection_rate;      // judged SLOWER, per slowdown
   double clock_drop_environment_rate = 0;  // clock drop with unchanged cycles judged ENVIRONMENT
 };
 
