@@ -3,6 +3,7 @@
 // Simulates from h100_nightly.json and, when repeated-run fixtures exist (h100_repeat*.json or
 // h100_repeated/*.json), adds their leave-one-out figures. Prints a markdown table.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
