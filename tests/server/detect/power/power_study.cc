@@ -1,10 +1,12 @@
 // Simulated and leave-one-out detection power.
 #include "tests/server/detect/power/power_study.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
 
+#include "server/detect/robust_stats.h"
 #include "server/detect/series_decision.h"
 
 namespace warpwatch::server::detect::power {
@@ -64,13 +66,19 @@ PowerFigures Figures(const std::string& source, const Tally& tally, const PowerO
 PowerFigures SimulatePower(const std::vector<double>& case_medians, const DetectionConfig& config,
                            const PowerOptions& options) {
   std::mt19937_64 rng(options.seed);
+  std::mt19937_64 sigma_rng(options.seed + 0x9e3779b97f4a7c15ULL);
   std::normal_distribution<double> unit(0.0, 1.0);
+  std::normal_distribution<double> sigma_unit(0.0, 1.0);
   Tally tally;
   tally.detected.assign(options.slowdowns.size(), 0);
+  const int per_sigma = std::max(1, options.trials_per_case / std::max(1, options.sigma_draws));
   for (double median : case_medians) {
-    const double sigma =
-        options.noise.sigma_median * std::exp(options.noise.sigma_spread * unit(rng));
+    double sigma = 0;
     for (int t = 0; t < options.trials_per_case; ++t) {
+      if (t % per_sigma == 0) {
+        sigma = options.noise.sigma_median *
+                std::exp(options.noise.sigma_spread * sigma_unit(sigma_rng));
+      }
       std::vector<RunPoint> baseline;
       for (size_t r = 0; r < config.baseline_runs; ++r) {
         baseline.push_back(Good(median * (1 + sigma * unit(rng)), kClockMhz));
@@ -79,10 +87,12 @@ PowerFigures SimulatePower(const std::vector<double>& case_medians, const Detect
     }
   }
   char source[160];
-  std::snprintf(source, sizeof(source),
-                "simulated: %zu cases x %d trials, sigma lognormal(median %.2f %%, spread %.2f)",
-                case_medians.size(), options.trials_per_case, 100 * options.noise.sigma_median,
-                options.noise.sigma_spread);
+  std::snprintf(
+      source, sizeof(source),
+      "simulated: %zu cases x %d trials (%d sigma draws), sigma lognormal(median %.2f %%, "
+      "spread %.2f)",
+      case_medians.size(), options.trials_per_case, options.sigma_draws,
+      100 * options.noise.sigma_median, options.noise.sigma_spread);
   return Figures(source, tally, options);
 }
 
@@ -106,6 +116,31 @@ PowerFigures LeaveOneOutPower(const std::vector<std::vector<double>>& runs_by_ca
   std::snprintf(source, sizeof(source), "leave-one-out: %zu cases x %zu repeated runs",
                 runs_by_case.size(), runs);
   return Figures(source, tally, options);
+}
+
+ChangeSpread PredictedChangeSpread(const NoiseModel& noise, size_t cases, int trials,
+                                   uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> unit(0.0, 1.0);
+  std::vector<double> medians, p95s, maxima;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<double> changes;
+    for (size_t c = 0; c < cases; ++c) {
+      const double sigma = noise.sigma_median * std::exp(noise.sigma_spread * unit(rng));
+      const double a = 1 + sigma * unit(rng), b = 1 + sigma * unit(rng);
+      changes.push_back(std::fabs(b / a - 1));
+    }
+    std::sort(changes.begin(), changes.end());
+    medians.push_back(Median(changes));
+    // Linearly interpolated percentile (numpy's default), as the measured figures were taken.
+    const double position = 0.95 * static_cast<double>(cases - 1);
+    const size_t below = static_cast<size_t>(position);
+    const double above = below + 1 < cases ? changes[below + 1] : changes[below];
+    p95s.push_back(changes[below] +
+                   (position - static_cast<double>(below)) * (above - changes[below]));
+    maxima.push_back(changes.back());
+  }
+  return ChangeSpread{Median(medians), Median(p95s), Median(maxima)};
 }
 
 std::string PowerTable(const std::vector<PowerFigures>& figures) {
