@@ -50,5 +50,31 @@ TEST(ExecutorGpu, FaultingPointsFailAloneAndTheOthersAreMeasured) {
   EXPECT_FALSE(result->environment.device().uuid().empty());
 }
 
+// An error no sticky list names but that survives a second synchronisation (testing.fault's
+// persistent_error) retires the child: without kernels::IsContextPoisoned in the engine, every
+// later point of that child fails with the same cudaErrorStreamCaptureUnsupported.
+TEST(ExecutorGpu, PersistentErrorRetiresTheChildAndTheNextPointsRun) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  ProcessExecutorOptions options;
+  options.child_argv = {WARPWATCH_WORKER_PATH, "exec"};
+  options.grace_seconds = 10;
+  ProcessExecutor executor(options);
+  ExecutionRequest request;
+  request.points = {Fault("ok"), Fault("persistent_error"), Fault("ok"), Fault("ok")};
+  request.settings.set_point_timeout_seconds(5);
+  ExecutionCallbacks cb;
+  auto result = executor.Execute(request, cb);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const auto& ms = result->measurements;
+  ASSERT_EQ(ms.size(), request.points.size());
+  EXPECT_EQ(ms[1].status(), v1::POINT_STATUS_FAILED) << Explain(ms[1]);
+  EXPECT_NE(ms[1].error().find("cudaErrorStreamCaptureUnsupported"), std::string::npos)
+      << Explain(ms[1]);
+  for (size_t i : {0, 2, 3}) {
+    EXPECT_EQ(ms[i].status(), v1::POINT_STATUS_OK) << i << Explain(ms[i]);
+    EXPECT_TRUE(ms[i].verified()) << i;
+  }
+}
+
 }  // namespace
 }  // namespace warpwatch::worker
