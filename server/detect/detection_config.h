@@ -13,7 +13,7 @@ struct DetectionConfig {
   // Fewer good baseline runs than this gives UNSURE: a MAD of 3 or 4 values is mostly luck.
   size_t min_baseline_runs = 5;
   // |robust z| of the new median against the baseline medians needed to call a change. A MAD of
-  // 10 values is a noisy sigma (its 5th percentile is ~0.55 sigma), hence well above 3.
+  // 10 normal values is a noisy sigma (5th percentile 0.42 sigma, median 0.88), hence well above 3.
   double z_threshold = 4.5;
   // |new / baseline median - 1| needed as well: below it a change is SAME however significant.
   // Just under the p95 (1.6 %) of |change| between back-to-back runs of identical code.
