@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
 
 #include "server/detect/baseline.h"
 #include "tests/server/detect/power/fixture_reader.h"
@@ -46,27 +45,27 @@ int main(int argc, char** argv) {
   }
   figures.push_back(detect::power::SimulatePower(medians, config, options));
 
-  const auto repeated = detect::power::FindRepeatedRunFixtures(fixtures);
-  if (!repeated.empty()) {
-    std::map<std::string, std::vector<double>> by_case;
-    for (size_t r = 0; r < repeated.size(); ++r) {
-      auto run = detect::power::ReadRunFixture(repeated[r], false);
-      if (!run.ok()) {
-        std::cerr << run.status().ToString() << "\n";
-        return 1;
-      }
-      for (const auto& c : run->cases) {
-        if (!detect::IsGoodRun(c.point, config)) continue;
-        auto& series = by_case[c.case_key];
-        series.resize(repeated.size(), NAN);
-        series[r] = c.point.median_seconds;
-      }
+  const auto repeated_paths = detect::power::FindRepeatedRunFixtures(fixtures);
+  std::string observed;
+  std::vector<std::string> false_alarm_cases;
+  if (!repeated_paths.empty()) {
+    auto repeated = detect::power::LoadRepeatedRuns(repeated_paths, /*with_samples=*/true);
+    if (!repeated.ok()) {
+      std::cerr << repeated.status().ToString() << "\n";
+      return 1;
     }
-    std::vector<std::vector<double>> runs_by_case;
-    for (auto& [key, series] : by_case) runs_by_case.push_back(series);
     detect::DetectionConfig loo = config;
     if (loo_min_baseline >= 0) loo.min_baseline_runs = static_cast<size_t>(loo_min_baseline);
-    figures.push_back(detect::power::LeaveOneOutPower(runs_by_case, loo, options));
+    figures.push_back(
+        detect::power::LeaveOneOutPower(repeated->runs, repeated->case_keys, loo, options));
+    false_alarm_cases = figures.back().false_alarm_cases;
+    const auto spread = detect::power::ObservedChangeSpread(repeated->runs);
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "repeated runs (%zu files), |change| between consecutive runs over all cases: "
+                  "median %.2f %%, p95 %.2f %%, max %.2f %%\n",
+                  repeated_paths.size(), 100 * spread.median, 100 * spread.p95, 100 * spread.max);
+    observed = line;
   }
   std::printf("N=%zu min_runs=%zu z=%g min_change=%g floor=%g\n\n", config.baseline_runs,
               config.min_baseline_runs, config.z_threshold, config.min_relative_change,
@@ -77,5 +76,7 @@ int main(int argc, char** argv) {
       "\nnoise model, |change| between two runs of 59 cases: median %.2f %%, p95 %.2f %%, "
       "max %.2f %% (measured: 0.15 %%, 1.6 %%, 4.2 %%)\n",
       100 * spread.median, 100 * spread.p95, 100 * spread.max);
+  std::printf("%s", observed.c_str());
+  for (const std::string& c : false_alarm_cases) std::printf("  A/A flagged: %s\n", c.c_str());
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace warpwatch::server::detect::power {
@@ -75,6 +76,26 @@ std::vector<std::string> FindRepeatedRunFixtures(const std::string& fixtures_dir
   paths.clear();
   for (auto& [started, p] : keyed) paths.push_back(p);
   return paths;
+}
+
+StatusOr<RepeatedRuns> LoadRepeatedRuns(const std::vector<std::string>& paths, bool with_samples) {
+  RepeatedRuns repeated;
+  repeated.paths = paths;
+  std::map<std::string, std::vector<RunPoint>> by_case;
+  for (size_t r = 0; r < paths.size(); ++r) {
+    ASSIGN_OR_RETURN(FixtureRun run, ReadRunFixture(paths[r], with_samples));
+    for (CasePoint& c : run.cases) {
+      std::vector<RunPoint>& series = by_case[c.case_key];
+      series.resize(paths.size());
+      c.point.run_id = static_cast<int64_t>(r);
+      series[r] = std::move(c.point);
+    }
+  }
+  for (auto& [key, series] : by_case) {
+    repeated.case_keys.push_back(key);
+    repeated.runs.push_back(std::move(series));
+  }
+  return repeated;
 }
 
 }  // namespace warpwatch::server::detect::power

@@ -25,6 +25,15 @@ StatusOr<FixtureRun> ReadRunFixture(const std::string& path, bool with_samples);
 // in a folder h100_repeated/, sorted by started_at (then path). Empty when there are none.
 std::vector<std::string> FindRepeatedRunFixtures(const std::string& fixtures_dir);
 
+// Repeated runs of one suite by case: runs[c][r] is case case_keys[c] in paths[r] (a default,
+// not-ok RunPoint where run r lacks it). Cases sorted by key.
+struct RepeatedRuns {
+  std::vector<std::string> paths;
+  std::vector<std::string> case_keys;
+  std::vector<std::vector<RunPoint>> runs;
+};
+StatusOr<RepeatedRuns> LoadRepeatedRuns(const std::vector<std::string>& paths, bool with_samples);
+
 }  // namespace warpwatch::server::detect::power
 
 #endif  // WARPWATCH_TESTS_SERVER_DETECT_POWER_FIXTURE_READER_H_

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 
+#include "server/detect/baseline.h"
 #include "server/detect/robust_stats.h"
 #include "server/detect/series_decision.h"
 
@@ -96,26 +97,81 @@ PowerFigures SimulatePower(const std::vector<double>& case_medians, const Detect
   return Figures(source, tally, options);
 }
 
-PowerFigures LeaveOneOutPower(const std::vector<std::vector<double>>& runs_by_case,
+PowerFigures LeaveOneOutPower(const std::vector<std::vector<RunPoint>>& runs,
+                              const std::vector<std::string>& case_keys,
                               const DetectionConfig& config, const PowerOptions& options) {
   Tally tally;
   tally.detected.assign(options.slowdowns.size(), 0);
-  size_t runs = 0;
-  for (const std::vector<double>& series : runs_by_case) {
-    runs = std::max(runs, series.size());
+  long u_decisions = 0, u_alarms = 0;
+  std::vector<std::string> false_alarms;
+  size_t run_count = 0, measured_cases = 0;
+  for (size_t c = 0; c < runs.size(); ++c) {
+    const std::vector<RunPoint>& series = runs[c];
+    run_count = std::max(run_count, series.size());
+    if (std::any_of(series.begin(), series.end(),
+                    [&](const RunPoint& p) { return IsGoodRun(p, config); })) {
+      ++measured_cases;
+    }
     for (size_t held = 0; held < series.size(); ++held) {
-      if (!std::isfinite(series[held])) continue;
+      if (!IsGoodRun(series[held], config)) continue;
       std::vector<RunPoint> baseline;
       for (size_t r = 0; r < series.size(); ++r) {
-        if (r != held && std::isfinite(series[r])) baseline.push_back(Good(series[r], kClockMhz));
+        if (r != held) baseline.push_back(series[r]);
       }
-      Judge(baseline, series[held], config, options, &tally);
+      const SeriesDecision aa = DecideSeries(series[held], baseline, config);
+      if (aa.u_test_p_value) {
+        ++u_decisions;
+        if (*aa.u_test_p_value < 0.01) ++u_alarms;
+      }
+      if (aa.verdict == Verdict::kSlower || aa.verdict == Verdict::kFaster) {
+        char text[64];
+        std::snprintf(text, sizeof(text), " (run %zu): %+.2f %%, z %.1f", held,
+                      100 * aa.time.change, aa.time.z);
+        false_alarms.push_back((c < case_keys.size() ? case_keys[c] : "?") + text);
+      }
+      for (RunPoint& run : baseline) run.samples_seconds.clear();  // medians suffice from here
+      Judge(baseline, series[held].median_seconds, config, options, &tally);
     }
   }
   char source[160];
-  std::snprintf(source, sizeof(source), "leave-one-out: %zu cases x %zu repeated runs",
-                runs_by_case.size(), runs);
-  return Figures(source, tally, options);
+  std::snprintf(source, sizeof(source), "leave-one-out: %zu cases x %zu repeated H100 runs",
+                measured_cases, run_count);
+  PowerFigures f = Figures(source, tally, options);
+  if (u_decisions > 0) {
+    f.u_test_alarm_rate = static_cast<double>(u_alarms) / static_cast<double>(u_decisions);
+  }
+  f.false_alarm_cases = false_alarms;
+  return f;
+}
+
+namespace {
+
+ChangeSpread SpreadOf(std::vector<double> changes) {
+  ChangeSpread spread;
+  if (changes.empty()) return spread;
+  std::sort(changes.begin(), changes.end());
+  spread.median = Median(changes);
+  const double position = 0.95 * static_cast<double>(changes.size() - 1);
+  const size_t below = static_cast<size_t>(position);
+  const double above = below + 1 < changes.size() ? changes[below + 1] : changes[below];
+  spread.p95 = changes[below] + (position - static_cast<double>(below)) * (above - changes[below]);
+  spread.max = changes.back();
+  return spread;
+}
+
+}  // namespace
+
+ChangeSpread ObservedChangeSpread(const std::vector<std::vector<RunPoint>>& runs) {
+  const DetectionConfig goodness;
+  std::vector<double> changes;
+  for (const std::vector<RunPoint>& series : runs) {
+    for (size_t r = 1; r < series.size(); ++r) {
+      if (IsGoodRun(series[r - 1], goodness) && IsGoodRun(series[r], goodness)) {
+        changes.push_back(std::fabs(series[r].median_seconds / series[r - 1].median_seconds - 1));
+      }
+    }
+  }
+  return SpreadOf(changes);
 }
 
 ChangeSpread PredictedChangeSpread(const NoiseModel& noise, size_t cases, int trials,
@@ -152,11 +208,11 @@ std::string PowerTable(const std::vector<PowerFigures>& figures) {
       out += cell;
     }
   }
-  out += " clock drop -> ENVIRONMENT |\n|---|---|---|---|---|";
+  out += " clock drop -> ENVIRONMENT | U-test p < 0.01 on A/A |\n|---|---|---|---|---|";
   if (!figures.empty()) {
     for (size_t i = 0; i < figures.front().slowdowns.size(); ++i) out += "---|";
   }
-  out += "---|\n";
+  out += "---|---|\n";
   for (const PowerFigures& f : figures) {
     char row[256];
     std::snprintf(row, sizeof(row), "| %s | %ld | %.2f %% | %.2f %% | %.2f %% |", f.source.c_str(),
@@ -167,7 +223,13 @@ std::string PowerTable(const std::vector<PowerFigures>& figures) {
       std::snprintf(row, sizeof(row), " %.1f %% |", 100 * d);
       out += row;
     }
-    std::snprintf(row, sizeof(row), " %.1f %% |\n", 100 * f.clock_drop_environment_rate);
+    std::snprintf(row, sizeof(row), " %.1f %% |", 100 * f.clock_drop_environment_rate);
+    out += row;
+    if (f.u_test_alarm_rate >= 0) {
+      std::snprintf(row, sizeof(row), " %.1f %% |\n", 100 * f.u_test_alarm_rate);
+    } else {
+      std::snprintf(row, sizeof(row), " - |\n");
+    }
     out += row;
   }
   return out;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "server/detect/detection_config.h"
+#include "server/detect/run_point.h"
 
 namespace warpwatch::server::detect::power {
 
@@ -34,6 +35,12 @@ struct PowerOptions {
   double clock_drop_to_mhz = 1700;  // a 1980 -> 1700 MHz drop, cycles unchanged
 };
 
+struct ChangeSpread {
+  double median = 0;
+  double p95 = 0;
+  double max = 0;
+};
+
 struct PowerFigures {
   std::string source;           // which data
   long decisions = 0;           // A/A decisions made (one per case and trial, or per held-out run)
@@ -43,6 +50,11 @@ struct PowerFigures {
   std::vector<double> slowdowns;
   std::vector<double> detection_rate;      // judged SLOWER, per slowdown
   double clock_drop_environment_rate = 0;  // clock drop with unchanged cycles judged ENVIRONMENT
+  // Leave-one-out only: A/A decisions whose U-test on raw samples (new run against the pooled
+  // baseline samples) gave p < 0.01, i.e. what deciding on samples would have raised; -1 if
+  // unknown.
+  double u_test_alarm_rate = -1;
+  std::vector<std::string> false_alarm_cases;  // leave-one-out: "case (run r): +x.x %"
 };
 
 // (a) Every case's true median is `case_medians[i]`; per trial, config.baseline_runs baseline
@@ -51,20 +63,22 @@ struct PowerFigures {
 PowerFigures SimulatePower(const std::vector<double>& case_medians, const DetectionConfig& config,
                            const PowerOptions& options);
 
-// (b) runs_by_case[c][r]: the median of case c in repeated run r (oldest first), NaN when absent.
-// Each run r is judged against the others (the newest config.baseline_runs of them, r excluded),
-// as it is (A/A) and multiplied by (1 + s) for each slowdown.
-PowerFigures LeaveOneOutPower(const std::vector<std::vector<double>>& runs_by_case,
+// (b) runs[c][r]: case c in repeated run r (oldest first); a point that is not good (or absent:
+// ok = false) is skipped. Each good run r is judged against the other runs (the newest
+// config.baseline_runs good ones, r excluded): as it is (A/A, with samples for the U-test) and with
+// its median multiplied by (1 + s) for each slowdown (the median of samples multiplied by (1 + s)).
+// case_keys[c] names case c in false_alarm_cases.
+PowerFigures LeaveOneOutPower(const std::vector<std::vector<RunPoint>>& runs,
+                              const std::vector<std::string>& case_keys,
                               const DetectionConfig& config, const PowerOptions& options);
+
+// |change| of each case's median between consecutive runs of `runs` (good points only): the
+// measured counterpart of PredictedChangeSpread (median, p95 interpolated, max over all pairs).
+ChangeSpread ObservedChangeSpread(const std::vector<std::vector<RunPoint>>& runs);
 
 // What the noise model predicts for |change| between two runs of `cases` cases: the median over
 // `trials` draws of the median, p95 (interpolated) and max of |change|. For checking the model
 // against the measured pair (0.15 %, 1.6 %, 4.2 % over 59 cases).
-struct ChangeSpread {
-  double median = 0;
-  double p95 = 0;
-  double max = 0;
-};
 ChangeSpread PredictedChangeSpread(const NoiseModel& noise, size_t cases, int trials,
                                    uint64_t seed);
 

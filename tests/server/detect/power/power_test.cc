@@ -3,9 +3,6 @@
 // fixtures hold them (skipped otherwise). docs/regressions.md reports the same figures.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <map>
-
 #include "server/detect/baseline.h"
 #include "tests/server/detect/power/fixture_reader.h"
 #include "tests/server/detect/power/power_study.h"
@@ -92,22 +89,12 @@ TEST_F(SimulatedPowerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpu) {
 TEST(RepeatedRunsPowerTest, IdenticalCodeRaisesAtMostOnePercentFalseAlarms) {
   const std::vector<std::string> paths = FindRepeatedRunFixtures(kFixtures);
   if (paths.size() < 3) GTEST_SKIP() << "no repeated-run fixtures (h100_repeat*.json)";
-  std::map<std::string, std::vector<double>> by_case;
-  for (size_t r = 0; r < paths.size(); ++r) {
-    auto run = ReadRunFixture(paths[r], false);
-    ASSERT_TRUE(run.ok()) << run.status().ToString();
-    for (const CasePoint& c : run->cases) {
-      if (!IsGoodRun(c.point, DetectionConfig())) continue;
-      auto& series = by_case[c.case_key];
-      series.resize(paths.size(), NAN);
-      series[r] = c.point.median_seconds;
-    }
-  }
-  std::vector<std::vector<double>> runs_by_case;
-  for (auto& [key, series] : by_case) runs_by_case.push_back(series);
+  auto repeated = LoadRepeatedRuns(paths, /*with_samples=*/false);
+  ASSERT_TRUE(repeated.ok()) << repeated.status().ToString();
   DetectionConfig config;
   config.min_baseline_runs = std::min(config.min_baseline_runs, paths.size() - 1);
-  const PowerFigures f = LeaveOneOutPower(runs_by_case, config, PowerOptions());
+  const PowerFigures f =
+      LeaveOneOutPower(repeated->runs, repeated->case_keys, config, PowerOptions());
   EXPECT_LE(f.false_alarm_rate, 0.01) << PowerTable({f});
 }
 
