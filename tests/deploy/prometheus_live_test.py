@@ -7,10 +7,13 @@
 #   processes, 1 s intervals; the worker target is left unreachable) and the alert rules;
 # - checks Prometheus loaded every alert rule and evaluates them without error, and that every
 #   dashboard and alert expression that reads only server metrics (and `up`) returns data.
-# Worker expressions need a worker running jobs and are not evaluated here (the replay worker is
-# not built by this test; tests/e2e covers the worker). Exits 77 (skipped) with the reason when
-# prometheus, curl, PostgreSQL or the server binary is missing.
-#   prometheus_live_test.py /path/to/warpwatch-server
+# - with the replay worker (tests/e2e: the real daemon replaying tests/fixtures/h100_nightly.json),
+#   submits a job of one family, waits for it to succeed, and checks the worker expressions return
+#   data too, except those of GPU telemetry (the replay has no NVML) and of the running job (gone
+#   once it ends).
+# Exits 77 (skipped) with the reason when prometheus, curl, PostgreSQL or the server binary is
+# missing.
+#   prometheus_live_test.py /path/to/warpwatch-server [/path/to/warpwatch-worker-replay]
 import json
 import os
 import re
@@ -55,21 +58,38 @@ def wait_for(what, fn, seconds, procs=()):
     raise TimeoutError("timed out waiting for " + what)
 
 
-def grpc_call(port, method):
-    """An empty unary gRPC request over h2c with curl; returns the grpc-status trailer."""
+# Worker series that exist only while a job runs or with GPU telemetry (NVML), which the replay
+# worker does not have.
+NOT_REPLAYED = ("warpwatch_worker_sm_clock_hertz", "warpwatch_worker_gpu_temperature_celsius",
+                "warpwatch_worker_power_watts", "warpwatch_worker_throttled",
+                "warpwatch_worker_throttle_reasons", "warpwatch_worker_job_points_done",
+                "warpwatch_worker_job_start_time_seconds")
+FAMILY = "memory.coalescing"
+
+
+def submit_job_request(family):
+    """SubmitJobRequest{spec: JobSpec{families: [family]}}, protobuf-encoded by hand."""
+    name = family.encode()
+    spec = b"\x0a" + bytes([len(name)]) + name          # JobSpec.families = 1
+    return b"\x0a" + bytes([len(spec)]) + spec          # SubmitJobRequest.spec = 1
+
+
+def grpc_call(port, method, message=b""):
+    """A unary gRPC request over h2c with curl; returns the grpc-status trailer."""
+    frame = b"\x00" + len(message).to_bytes(4, "big") + message
     p = subprocess.run(
         ["curl", "-sS", "--http2-prior-knowledge", "-o", "/dev/null", "-D", "-",
          "-H", "content-type: application/grpc", "-H", "te: trailers",
          "--data-binary", "@-", "http://127.0.0.1:%d/%s" % (port, method)],
-        input=b"\x00\x00\x00\x00\x00", capture_output=True, timeout=10)
+        input=frame, capture_output=True, timeout=10)
     m = re.search(rb"grpc-status: *(\d+)", p.stdout)
     return int(m.group(1)) if m else None
 
 
-def prometheus_config(tmp, metrics_port, dead_port):
+def prometheus_config(tmp, metrics_port, worker_port, dead_port):
     src = open(os.path.join(df.ROOT, "deploy", "prometheus", "prometheus.yml")).read()
     subs = [('"server:9464"', '"127.0.0.1:%d"' % metrics_port),
-            ('"worker:9465"', '"127.0.0.1:%d"' % dead_port),
+            ('"worker:9465"', '"127.0.0.1:%d"' % worker_port),
             ('"dcgm-exporter:9400"', '"127.0.0.1:%d"' % dead_port),
             ("scrape_interval: 15s", "scrape_interval: 1s"),
             ("evaluation_interval: 15s", "evaluation_interval: 1s"),
@@ -98,8 +118,9 @@ def query(port, expr):
     return body["data"]["result"]
 
 
-def server_expressions():
-    """(where, expr) of dashboard and alert expressions that read no worker metric."""
+def live_expressions(with_worker):
+    """(where, expr) of dashboard and alert expressions whose series this test makes: server
+    metrics, and with a worker, worker metrics but NOT_REPLAYED."""
     out = []
     for path in df.dashboard_paths():
         for q in df.dashboard_queries(json.load(open(path))):
@@ -109,13 +130,18 @@ def server_expressions():
     picked = []
     for where, expr in out:
         metrics, _ = df.promql_names(expr)
-        if metrics and not any(m.startswith("warpwatch_worker_") for m in metrics):
+        worker = any(m.startswith("warpwatch_worker_") for m in metrics)
+        if metrics and (not worker or (with_worker and not set(metrics) & set(NOT_REPLAYED))):
             picked.append((where, expr))
     return picked
 
 
 def main():
     server_bin = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("WARPWATCH_SERVER_BIN", "")
+    replay_bin = sys.argv[2] if len(sys.argv) > 2 else ""
+    if replay_bin and not os.access(replay_bin, os.X_OK):
+        print("note: %s not built; worker expressions are not checked" % replay_bin)
+        replay_bin = ""
     prometheus = shutil.which("prometheus")
     if prometheus is None:
         skip("prometheus not found (Debian package prometheus)")
@@ -135,7 +161,7 @@ def main():
         cluster.start()
         ok, _, err = cluster.sql("CREATE ROLE ww LOGIN CREATEROLE; CREATE DATABASE warpwatch OWNER ww;")
         assert ok, err
-        grpc_port, metrics_port, prom_port, dead_port = (free_port() for _ in range(4))
+        grpc_port, metrics_port, prom_port, dead_port, worker_port = (free_port() for _ in range(5))
         env = dict(os.environ, WARPWATCH_DATABASE_URL="postgresql://ww@/warpwatch?host=" + cluster.dir)
         server_log = open(os.path.join(tmp, "server.log"), "w")
         procs.append(subprocess.Popen(
@@ -144,11 +170,26 @@ def main():
             env=env, stdout=server_log, stderr=subprocess.STDOUT))
         wait_for("warpwatch-server /metrics", lambda: b"warpwatch_jobs" in urllib.request.urlopen(
             "http://127.0.0.1:%d/metrics" % metrics_port, timeout=2).read(), 30, procs)
-        ok, out, _ = cluster.sql("SELECT count(*) FROM pg_roles WHERE rolname = 'warpwatch_readonly';")
-        if not (ok and re.search(r"^\s*1\s*$", out, re.M)):
-            problems.append("the server's migrations did not create warpwatch_readonly")
+        # /metrics is up before the migrations end: wait for the schema, then for the role.
+        def migrated():
+            ok, out, _ = cluster.sql("SELECT count(*) FROM pg_roles WHERE rolname = "
+                                     "'warpwatch_readonly';")
+            return ok and re.search(r"^\s*1\s*$", out, re.M)
+        try:
+            wait_for("the server's migrations to create warpwatch_readonly", migrated, 30, procs)
+        except TimeoutError as e:
+            problems.append(str(e))
 
-        config = prometheus_config(tmp, metrics_port, dead_port)
+        if replay_bin:
+            worker_log = open(os.path.join(tmp, "worker.log"), "w")
+            procs.append(subprocess.Popen(
+                [replay_bin, "serve", "--server=ipv4:127.0.0.1:%d" % grpc_port,
+                 "--metrics-listen=127.0.0.1:%d" % worker_port, "--acquire-wait-seconds=2",
+                 "--replay-fixture=" + os.path.join(df.ROOT, "tests", "fixtures", "h100_nightly.json"),
+                 "--replay-max-point-seconds=0.3"],
+                stdout=worker_log, stderr=subprocess.STDOUT))
+        config = prometheus_config(tmp, metrics_port, worker_port if replay_bin else dead_port,
+                                   dead_port)
         prom_log = open(os.path.join(tmp, "prometheus.log"), "w")
         procs.append(subprocess.Popen(
             [prometheus, "--config.file=" + config, "--storage.tsdb.path=" + os.path.join(tmp, "data"),
@@ -164,6 +205,13 @@ def main():
                 break
             grpc_call(grpc_port, "warpwatch.v1.JobService/GetJob")
             time.sleep(1.5)
+        if replay_bin:
+            if grpc_call(grpc_port, "warpwatch.v1.JobService/SubmitJob",
+                         submit_job_request(FAMILY)) != 0:
+                problems.append("SubmitJob of %s did not answer OK" % FAMILY)
+            wait_for("the replay worker to finish the %s job" % FAMILY, lambda: query(
+                prom_port, 'warpwatch_worker_jobs_total{outcome="succeeded"} > 0'), 120, procs)
+            time.sleep(3)  # a few more scrapes after the job, for rate() windows
         wait_for("RPC series in Prometheus", lambda: query(
             prom_port, 'warpwatch_rpc_duration_seconds_count{code!="OK"}'), 30, procs)
 
@@ -182,7 +230,7 @@ def main():
         # Server-side expressions return data (alert conditions are expected to be false, so
         # only their inner series are required to exist: the expression before its comparison).
         checked = 0
-        for where, expr in server_expressions():
+        for where, expr in live_expressions(bool(replay_bin)):
             text = (expr.replace("$__rate_interval", "30s").replace("$__interval", "30s")
                     .replace("$__range", "1m"))
             if ".yml:" in where:
@@ -195,19 +243,23 @@ def main():
                 continue
             if not result:
                 problems.append("%s: no data for %s" % (where, text))
-        if checked < 8:
-            problems.append("only %d server-side dashboard expressions found" % checked)
+        if checked < (20 if replay_bin else 8):
+            problems.append("only %d dashboard expressions checked" % checked)
         if problems:
-            print(open(os.path.join(tmp, "server.log")).read()[-3000:])
+            for log in ("server.log", "worker.log"):
+                if os.path.exists(os.path.join(tmp, log)):
+                    print("--- %s (tail)\n%s" % (log, open(os.path.join(tmp, log)).read()[-3000:]))
         for p in problems:
             print("FAIL: " + p)
         if problems:
             return 1
-        print("ok: Prometheus scraped warpwatch-server, loaded %d alert rules without errors, and "
-              "%d server-side dashboard expressions returned data" % (len(loaded), checked))
+        print("ok: Prometheus scraped warpwatch-server%s, loaded %d alert rules without errors, "
+              "and %d dashboard expressions (%s) returned data" %
+              (" and a replay worker" if replay_bin else "", len(loaded), checked,
+               "server and worker" if replay_bin else "server only"))
         return 0
     except TimeoutError as e:
-        for log in ("server.log", "prometheus.log"):
+        for log in ("server.log", "worker.log", "prometheus.log"):
             path = os.path.join(tmp, log)
             if os.path.exists(path):
                 print("--- %s (tail)\n%s" % (log, open(path).read()[-3000:]))
