@@ -2,6 +2,7 @@
 // alone, through the real `warpwatch-worker exec` child (WARPWATCH_WORKER_PATH).
 #include <gtest/gtest.h>
 
+#include "kernels/core/cuda_architectures.h"
 #include "tests/worker/gpu/gpu_test_support.h"
 #include "worker/executor/process_executor.h"
 
@@ -74,6 +75,34 @@ TEST(ExecutorGpu, PersistentErrorRetiresTheChildAndTheNextPointsRun) {
     EXPECT_EQ(ms[i].status(), v1::POINT_STATUS_OK) << i << Explain(ms[i]);
     EXPECT_TRUE(ms[i].verified()) << i;
   }
+}
+
+// Every run records the code the worker carries, the GPU's architecture and the image it ran.
+TEST(ExecutorGpu, TheRunRecordsTheArchitecturesBuiltAndRun) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  ProcessExecutorOptions options;
+  options.child_argv = {WARPWATCH_WORKER_PATH, "exec"};
+  ProcessExecutor executor(options);
+  ExecutionRequest request;
+  request.points = {Fault("ok")};
+  ExecutionCallbacks cb;
+  auto result = executor.Execute(request, cb);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const v1::RunEnvironment& env = result->environment;
+  EXPECT_EQ(result->measurements[0].status(), v1::POINT_STATUS_OK);
+  const std::vector<std::string> built = kernels::ArchitectureNames(kernels::BuiltArchitectures());
+  ASSERT_FALSE(built.empty());
+  EXPECT_EQ(std::vector<std::string>(env.built_architectures().begin(),
+                                     env.built_architectures().end()),
+            built);
+  EXPECT_EQ(env.device_architecture(), "sm_" + std::to_string(prop.major * 10 + prop.minor));
+  EXPECT_EQ(env.code_architecture(),
+            kernels::CodeArchitectureFor(prop.major, prop.minor, kernels::BuiltArchitectures()));
+  EXPECT_NE(env.code_architecture(), "none") << "the ok point ran, so some image matched";
+  std::printf("built %zu architectures; device %s runs %s\n", built.size(),
+              env.device_architecture().c_str(), env.code_architecture().c_str());
 }
 
 }  // namespace
