@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   std::vector<detect::power::PowerFigures> figures;
-  auto nightly = detect::power::ReadRunFixture(fixtures + "/h100_nightly.json", false);
+  auto nightly = detect::power::ReadRunFixture(fixtures + "/h100_nightly.json", true);
   if (!nightly.ok()) {
     std::cerr << nightly.status().ToString() << "\n";
     return 1;
@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     if (detect::IsGoodRun(c.point, config)) medians.push_back(c.point.median_seconds);
   }
   figures.push_back(detect::power::SimulatePower(medians, config, options));
+  int u_trials = 20;
 
   const auto repeated_paths = detect::power::FindRepeatedRunFixtures(fixtures);
   std::string observed;
@@ -76,6 +77,15 @@ int main(int argc, char** argv) {
       "\nnoise model, |change| between two runs of 59 cases: median %.2f %%, p95 %.2f %%, "
       "max %.2f %% (measured: 0.15 %%, 1.6 %%, 4.2 %%)\n",
       100 * spread.median, 100 * spread.p95, 100 * spread.max);
+  std::vector<detect::RunPoint> good_cases;
+  for (const auto& c : nightly->cases) {
+    if (detect::IsGoodRun(c.point, config)) good_cases.push_back(c.point);
+  }
+  std::printf(
+      "simulated A/A, U-test on raw samples (h100_nightly.json samples scaled per run, "
+      "%d trials per case): p < 0.01 in %.1f %% of trials\n",
+      u_trials,
+      100 * detect::power::SimulatedUTestAlarmRate(good_cases, config, options, u_trials));
   std::printf("%s", observed.c_str());
   for (const std::string& c : false_alarm_cases) std::printf("  A/A flagged: %s\n", c.c_str());
   return 0;

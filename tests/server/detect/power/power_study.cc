@@ -97,6 +97,34 @@ PowerFigures SimulatePower(const std::vector<double>& case_medians, const Detect
   return Figures(source, tally, options);
 }
 
+double SimulatedUTestAlarmRate(const std::vector<RunPoint>& cases, const DetectionConfig& config,
+                               const PowerOptions& options, int trials_per_case) {
+  std::mt19937_64 rng(options.seed);
+  std::normal_distribution<double> unit(0.0, 1.0);
+  long trials = 0, alarms = 0;
+  for (const RunPoint& c : cases) {
+    if (c.samples_seconds.empty()) continue;
+    for (int t = 0; t < trials_per_case; ++t) {
+      const double sigma =
+          options.noise.sigma_median * std::exp(options.noise.sigma_spread * unit(rng));
+      auto scaled = [&](double factor) {
+        RunPoint p = c;
+        for (double& s : p.samples_seconds) s *= factor;
+        p.median_seconds *= factor;
+        return p;
+      };
+      std::vector<RunPoint> baseline;
+      for (size_t r = 0; r < config.baseline_runs; ++r)
+        baseline.push_back(scaled(1 + sigma * unit(rng)));
+      const SeriesDecision d = DecideSeries(scaled(1 + sigma * unit(rng)), baseline, config);
+      if (!d.u_test_p_value) continue;
+      ++trials;
+      if (*d.u_test_p_value < 0.01) ++alarms;
+    }
+  }
+  return trials > 0 ? static_cast<double>(alarms) / static_cast<double>(trials) : NAN;
+}
+
 PowerFigures LeaveOneOutPower(const std::vector<std::vector<RunPoint>>& runs,
                               const std::vector<std::string>& case_keys,
                               const DetectionConfig& config, const PowerOptions& options) {

@@ -63,6 +63,13 @@ struct PowerFigures {
 PowerFigures SimulatePower(const std::vector<double>& case_medians, const DetectionConfig& config,
                            const PowerOptions& options);
 
+// What deciding on raw samples would do to identical code: per trial, each case's recorded
+// samples (`cases`, from one run) are scaled by (1 + e) per simulated run, e from the noise model,
+// and the new run's samples are U-tested against the pooled samples of config.baseline_runs
+// baseline runs. Returns the fraction of A/A trials with p < 0.01 (cases without samples skipped).
+double SimulatedUTestAlarmRate(const std::vector<RunPoint>& cases, const DetectionConfig& config,
+                               const PowerOptions& options, int trials_per_case);
+
 // (b) runs[c][r]: case c in repeated run r (oldest first); a point that is not good (or absent:
 // ok = false) is skipped. Each good run r is judged against the other runs (the newest
 // config.baseline_runs good ones, r excluded): as it is (A/A, with samples for the U-test) and with
