@@ -229,10 +229,16 @@ def main():
 
         # Server-side expressions return data (alert conditions are expected to be false, so
         # only their inner series are required to exist: the expression before its comparison).
+        # The node dashboard's $Hostname, as its variable query finds it.
+        hosts = [r["metric"].get("Hostname") for r in query(prom_port, "warpwatch_worker_gpu_busy")]
+        hostname = hosts[0] if hosts else "no-worker"
         checked = 0
         for where, expr in live_expressions(bool(replay_bin)):
             text = (expr.replace("$__rate_interval", "30s").replace("$__interval", "30s")
-                    .replace("$__range", "1m"))
+                    .replace("$__range", "1m").replace("$Hostname", hostname))
+            if "$" in text:
+                problems.append("%s: no test value for a variable in %s" % (where, text))
+                continue
             if ".yml:" in where:
                 continue
             checked += 1
