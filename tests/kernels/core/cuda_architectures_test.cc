@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/core/family.h"
 #include "tests/kernels/kernel_test_support.h"
 
 namespace warpwatch::kernels {
@@ -70,6 +71,22 @@ TEST(CudaArchitectures, OlderGpusAreSkippedWithTheReason) {
   EXPECT_EQ(RequireComputeCapability(prop, 8, 0, "cp.async").code(),
             StatusCode::kFailedPrecondition);
   EXPECT_TRUE(RequireComputeCapability(prop, 7, 5, "anything").ok());
+}
+
+TEST(CudaArchitectures, TwoBlocksOf1024AreSkippedOnSmsOf1536Threads) {
+  // sm_75/86/89/12x code of launch_bounds_1024_2 cannot ask for two 1024-thread blocks.
+  const Family* family = FindImplementation("occupancy.registers");
+  ASSERT_NE(family, nullptr);
+  cudaDeviceProp prop = testing::FakeH100Properties();
+  prop.major = 8;
+  prop.minor = 9;
+  prop.maxThreadsPerMultiProcessor = 1536;
+  auto made = family->MakeCase(
+      testing::MakePoint("occupancy.registers", "launch_bounds_1024_2", {{"block_size", 1024}}),
+      prop);
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.status().code(), StatusCode::kFailedPrecondition) << made.status().ToString();
+  EXPECT_NE(made.status().message().find("2048 threads per SM"), std::string::npos);
 }
 
 }  // namespace
