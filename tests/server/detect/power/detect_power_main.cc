@@ -67,6 +67,25 @@ int main(int argc, char** argv) {
                   "median %.2f %%, p95 %.2f %%, max %.2f %%\n",
                   repeated_paths.size(), 100 * spread.median, 100 * spread.p95, 100 * spread.max);
     observed = line;
+    const auto noise = detect::power::CaseNoiseOf(repeated->runs, repeated->case_keys);
+    if (!noise.empty()) {
+      std::vector<double> sigmas;
+      for (const auto& n : noise) sigmas.push_back(n.relative_sigma);  // noisiest first
+      auto at = [&](double q) {
+        return sigmas[static_cast<size_t>((1 - q) * (sigmas.size() - 1))];
+      };
+      std::snprintf(line, sizeof(line),
+                    "per-case robust sigma of the run medians over %zu cases: median %.2f %%, "
+                    "p90 %.2f %%, p95 %.2f %%, max %.2f %%; noisiest:\n",
+                    sigmas.size(), 100 * at(0.5), 100 * at(0.9), 100 * at(0.95), 100 * sigmas[0]);
+      observed += line;
+      for (size_t i = 0; i < noise.size() && i < 8; ++i) {
+        std::snprintf(line, sizeof(line), "  %-70s sigma %.2f %%, range %.2f %%\n",
+                      noise[i].case_key.c_str(), 100 * noise[i].relative_sigma,
+                      100 * noise[i].relative_range);
+        observed += line;
+      }
+    }
   }
   std::printf("N=%zu min_runs=%zu z=%g min_change=%g floor=%g\n\n", config.baseline_runs,
               config.min_baseline_runs, config.z_threshold, config.min_relative_change,

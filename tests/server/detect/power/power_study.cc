@@ -227,6 +227,27 @@ ChangeSpread PredictedChangeSpread(const NoiseModel& noise, size_t cases, int tr
   return ChangeSpread{Median(medians), Median(p95s), Median(maxima)};
 }
 
+std::vector<CaseNoise> CaseNoiseOf(const std::vector<std::vector<RunPoint>>& runs,
+                                   const std::vector<std::string>& case_keys) {
+  const DetectionConfig goodness;
+  std::vector<CaseNoise> noise;
+  for (size_t c = 0; c < runs.size(); ++c) {
+    std::vector<double> medians;
+    for (const RunPoint& p : runs[c]) {
+      if (IsGoodRun(p, goodness)) medians.push_back(p.median_seconds);
+    }
+    if (medians.size() < 3) continue;
+    const RobustScale scale = RobustScaleOf(medians, 0.0);
+    const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+    noise.push_back(CaseNoise{c < case_keys.size() ? case_keys[c] : "?", scale.sigma / scale.center,
+                              (*hi - *lo) / scale.center});
+  }
+  std::sort(noise.begin(), noise.end(), [](const CaseNoise& a, const CaseNoise& b) {
+    return a.relative_sigma > b.relative_sigma;
+  });
+  return noise;
+}
+
 std::string PowerTable(const std::vector<PowerFigures>& figures) {
   std::string out = "| data | A/A decisions | false alarms (SLOWER) | any flag | UNSURE |";
   if (!figures.empty()) {

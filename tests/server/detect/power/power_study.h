@@ -89,6 +89,16 @@ ChangeSpread ObservedChangeSpread(const std::vector<std::vector<RunPoint>>& runs
 ChangeSpread PredictedChangeSpread(const NoiseModel& noise, size_t cases, int trials,
                                    uint64_t seed);
 
+// Each case's between-run noise in repeated runs: robust relative sigma (1.4826 x MAD / median of
+// its good medians; cases with fewer than 3 good runs left out), sorted noisiest first.
+struct CaseNoise {
+  std::string case_key;
+  double relative_sigma = 0;
+  double relative_range = 0;  // (max - min) / median
+};
+std::vector<CaseNoise> CaseNoiseOf(const std::vector<std::vector<RunPoint>>& runs,
+                                   const std::vector<std::string>& case_keys);
+
 // A markdown table row per figure set, with a header.
 std::string PowerTable(const std::vector<PowerFigures>& figures);
 
