@@ -1,12 +1,17 @@
 # The server's gRPC edge (included by server/CMakeLists.txt): config, auth, TLS, validation,
 # services, health, metrics, runtime, and the warpwatch-server executable.
 
+# OpenSSL's libcrypto (SHA-256, CRYPTO_memcmp) for token digests; libgrpc-dev depends on libssl-dev.
+find_package(OpenSSL REQUIRED)
+
 add_library(warpwatch_server_auth STATIC
   auth/role.cc
+  auth/token_digest.cc
   auth/token_file.cc
   auth/authorizer.cc)
 target_include_directories(warpwatch_server_auth PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(warpwatch_server_auth PUBLIC warpwatch_status gRPC::grpc++)
+target_link_libraries(warpwatch_server_auth PUBLIC warpwatch_status gRPC::grpc++
+  PRIVATE OpenSSL::Crypto)
 warpwatch_strict(warpwatch_server_auth)
 
 add_library(warpwatch_server_validation STATIC
@@ -36,6 +41,7 @@ add_library(warpwatch_server_edge STATIC
   service/detail/worker_requests.cc
   queue/job_reaper.cc
   metrics/fleet_metrics.cc
+  metrics/gauge_refresher.cc
   service/result_service.cc
   service/detail/authorized_call.cc
   tls/server_credentials.cc)

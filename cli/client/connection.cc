@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -21,13 +22,50 @@ StatusOr<std::string> ReadFile(const std::string& path, const std::string& flag)
   return text.str();
 }
 
+// Whether gRPC target `server` is on this host (loopback or a unix socket).
+bool IsLocalTarget(const std::string& server) {
+  if (server.rfind("unix:", 0) == 0) return true;
+  std::string host = server;
+  if (host.rfind("dns:///", 0) == 0) host = host.substr(7);
+  if (!host.empty() && host[0] == '[') {
+    const size_t close = host.find(']');
+    host = close == std::string::npos ? "" : host.substr(1, close - 1);
+  } else {
+    const size_t colon = host.rfind(':');
+    if (colon != std::string::npos) host = host.substr(0, colon);
+  }
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
 }  // namespace
 
 void AddClientFlags(CLI::App& app, ClientOptions* o) {
   app.add_option("--server", o->server, "server address host:port")
       ->envname("WARPWATCH_SERVER")
       ->capture_default_str();
-  app.add_option("--token", o->token, "bearer token")->envname("WARPWATCH_TOKEN");
+  if (const char* token = std::getenv("WARPWATCH_TOKEN")) o->token = token;
+  app.add_option("--token-file", o->token_file,
+                 "file holding the bearer token (or the environment variable WARPWATCH_TOKEN)")
+      ->envname("WARPWATCH_TOKEN_FILE")
+      ->check([o](const std::string& path) -> std::string {
+        StatusOr<std::string> text = ReadFile(path, "--token-file");
+        if (!text.ok()) return std::string(text.status().message());
+        const size_t first = text->find_first_not_of(" \t\r\n");
+        const size_t last = text->find_last_not_of(" \t\r\n");
+        if (first == std::string::npos) return path + ": empty";
+        o->token = text->substr(first, last - first + 1);
+        return "";
+      });
+  app.add_flag("--allow-plaintext-token", o->allow_plaintext_token,
+               "send the token without TLS to a server that is not on this host");
+  // Hidden: a token on the command line is readable by every user of the host (ps).
+  static std::string refused_token;
+  app.add_option("--token", refused_token)
+      ->check([](const std::string&) -> std::string {
+        return "a token on the command line is visible to every user of this host (ps); use "
+               "--token-file FILE or the WARPWATCH_TOKEN environment variable";
+      })
+      ->group("");
   app.add_option("--tls-ca", o->tls_ca, "PEM CA that signed the server's certificate; enables TLS")
       ->envname("WARPWATCH_TLS_CA");
   app.add_option("--tls-cert", o->tls_cert, "PEM client certificate (servers with mTLS)")
@@ -37,6 +75,12 @@ void AddClientFlags(CLI::App& app, ClientOptions* o) {
 }
 
 StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClientOptions& options) {
+  if (!options.token.empty() && options.tls_ca.empty() && !IsLocalTarget(options.server) &&
+      !options.allow_plaintext_token) {
+    return InvalidArgumentError(
+        "the bearer token would travel in plaintext to " + options.server +
+        "; give --tls-ca (TLS), or --allow-plaintext-token to send it anyway");
+  }
   if (options.tls_cert.empty() != options.tls_key.empty()) {
     return InvalidArgumentError("--tls-cert and --tls-key: give both or neither");
   }

@@ -29,6 +29,7 @@ struct SubmitFlags {
   std::string max_noise;
   bool counters = false;
   bool watch = false;
+  std::string request_id;
 };
 
 StatusOr<v1::JobSpec> BuildSpec(const SubmitFlags& flags) {
@@ -63,6 +64,7 @@ int RunSubmit(const ClientOptions& client, const SubmitFlags& flags) {
   StatusOr<v1::JobSpec> spec = BuildSpec(flags);
   if (!spec.ok()) return ReportError(spec.status());
   *request.mutable_spec() = std::move(*spec);
+  request.set_request_id(flags.request_id);
 
   StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(client);
   if (!channel.ok()) return ReportError(channel.status());
@@ -103,6 +105,9 @@ void RegisterSubmit(CLI::App& app, const ClientOptions& client, int* exit_code) 
                   "target relative standard error: fraction (0.005) or percent (0.5%)");
   cmd->add_flag("--counters", flags->counters, "collect CUPTI counters after timing");
   cmd->add_flag("--watch", flags->watch, "follow the job until it ends");
+  cmd->add_option("--request-id", flags->request_id,
+                  "idempotency key: a retried submit with the same id (e.g. the CI run's id) "
+                  "returns the job the first one created instead of queueing another");
   cmd->callback([&client, exit_code, flags] { *exit_code = RunSubmit(client, *flags); });
 }
 

@@ -1,13 +1,18 @@
 // File: cli/commands/watch.cc
-// `warpwatch watch ID`: follows a job through WatchJob until it ends.
+// `warpwatch watch ID`: follows a job through WatchJob until it ends, watching again (with
+// backoff) when a stream ends UNAVAILABLE: a server shutting down or restarting, a broken
+// connection. Worker-supplied text is printed through TerminalSafe.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "cli/client/exit_codes.h"
 #include "cli/commands/commands.h"
@@ -15,12 +20,23 @@
 #include "cli/format/job_view.h"
 #include "cli/format/json.h"
 #include "cli/format/progress_bar.h"
+#include "cli/format/terminal_text.h"
 #include "warpwatch/v1/job.grpc.pb.h"
 
 namespace warpwatch::cli {
 namespace {
 
 constexpr int kBarWidth = 24;
+// Reconnecting after a stream ends UNAVAILABLE: 0.2 s doubling to 5 s, at most kMaxRetries
+// attempts in a row that deliver nothing (about a minute and a half).
+constexpr std::chrono::milliseconds kFirstRetryDelay{200};
+constexpr std::chrono::milliseconds kMaxRetryDelay{5000};
+constexpr int kMaxRetries = 20;
+
+bool IsFinal(v1::JobState state) {
+  return state == v1::JOB_STATE_SUCCEEDED || state == v1::JOB_STATE_FAILED ||
+         state == v1::JOB_STATE_CANCELLED;
+}
 
 int TerminalColumns() {
   winsize size{};
@@ -39,7 +55,7 @@ std::string BarLine(const v1::Job& job, int columns) {
   std::string line = "job " + std::to_string(job.id()) + " " + StateText(job) + " " +
                      ProgressBar(job.points_done(), job.points_total(), kBarWidth) + " " +
                      ProgressFraction(job.points_done(), job.points_total());
-  if (!job.current_case().empty()) line += " " + job.current_case();
+  if (!job.current_case().empty()) line += " " + TerminalSafe(job.current_case());
   return Ellipsize(line, static_cast<size_t>(std::max(columns - 1, 20)));
 }
 
@@ -48,7 +64,7 @@ std::string PlainLine(const v1::JobEvent& event) {
   const v1::Job& job = event.job();
   std::string line = FormatTimestamp(event.at()) + " job " + std::to_string(job.id()) + " " +
                      StateText(job) + " " + ProgressFraction(job.points_done(), job.points_total());
-  if (!job.current_case().empty()) line += " case=" + job.current_case();
+  if (!job.current_case().empty()) line += " case=" + TerminalSafe(job.current_case());
   return line;
 }
 
@@ -60,7 +76,7 @@ int FinalCode(const v1::Job& job) {
     return kExitOk;
   }
   std::cerr << "job " << job.id() << " " << JobStateLabel(job.state()) << after
-            << (job.error().empty() ? "" : ": " + job.error()) << "\n";
+            << (job.error().empty() ? "" : ": " + TerminalSafe(job.error())) << "\n";
   return kExitJobNotSucceeded;
 }
 
@@ -70,28 +86,55 @@ int WatchJob(const ClientOptions& client, int64_t job_id) {
   StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(client);
   if (!channel.ok()) return ReportError(channel.status());
   auto stub = v1::JobService::NewStub(*channel);
-  auto context = MakeContext(client, std::chrono::milliseconds(0));
   v1::GetJobRequest request;
   request.set_job_id(job_id);
-  std::unique_ptr<grpc::ClientReader<v1::JobEvent>> reader = stub->WatchJob(context.get(), request);
 
   const bool tty = !client.json && isatty(STDOUT_FILENO);
   const int columns = tty ? TerminalColumns() : 0;
   std::optional<v1::Job> last;
-  v1::JobEvent event;
-  while (reader->Read(&event)) {
-    if (client.json) {
-      std::cout << ToJson(event, /*pretty=*/false) << std::endl;
-    } else if (tty) {
-      std::cout << "\r\033[K" << BarLine(event.job(), columns) << std::flush;
-    } else {
-      std::cout << PlainLine(event) << std::endl;
+  std::chrono::milliseconds delay = kFirstRetryDelay;
+  int failures = 0;  // consecutive streams that ended UNAVAILABLE without a job event
+  while (true) {
+    auto context = MakeContext(client, std::chrono::milliseconds(0));
+    std::unique_ptr<grpc::ClientReader<v1::JobEvent>> reader =
+        stub->WatchJob(context.get(), request);
+    v1::JobEvent event;
+    bool got_event = false;
+    while (reader->Read(&event)) {
+      if (client.json) {
+        std::cout << ToJson(event, /*pretty=*/false) << std::endl;
+      } else if (tty) {
+        std::cout << "\r\033[K" << BarLine(event.job(), columns) << std::flush;
+      } else {
+        std::cout << PlainLine(event) << std::endl;
+      }
+      last = event.job();
+      got_event = true;
     }
-    last = event.job();
+    grpc::Status status = reader->Finish();
+    if (status.ok()) break;
+    // UNAVAILABLE: the server shut down ("watch again") or the connection broke. The job goes
+    // on without us: watch again, with backoff, unless the job already ended.
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE || (last && IsFinal(last->state()))) {
+      if (tty && last) std::cout << "\n";
+      return ReportError(status);
+    }
+    if (got_event) {
+      failures = 0;
+      delay = kFirstRetryDelay;
+    }
+    if (++failures > kMaxRetries) {
+      if (tty && last) std::cout << "\n";
+      return ReportError(status);
+    }
+    if (!client.json && !tty) {
+      std::cerr << "warpwatch: watch interrupted (" << status.error_message()
+                << "); watching again in " << delay.count() << " ms\n";
+    }
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, kMaxRetryDelay);
   }
   if (tty && last) std::cout << "\n";
-  grpc::Status status = reader->Finish();
-  if (!status.ok()) return ReportError(status);
   if (!last) {
     std::cerr << "warpwatch: the server ended the watch without sending the job\n";
     return kExitOther;

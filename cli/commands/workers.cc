@@ -36,10 +36,20 @@ int RunWorkers(const ClientOptions& client, const WorkersFlags& flags) {
   StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(client);
   if (!channel.ok()) return ReportError(channel.status());
   auto stub = v1::FleetService::NewStub(*channel);
-  auto context = MakeContext(client, kCallTimeout);
+  // Every page, gathered into one response (the table and --json show the whole fleet).
   v1::ListWorkersResponse response;
-  grpc::Status status = stub->ListWorkers(context.get(), request, &response);
-  if (!status.ok()) return ReportError(status);
+  while (true) {
+    auto context = MakeContext(client, kCallTimeout);
+    v1::ListWorkersResponse page;
+    grpc::Status status = stub->ListWorkers(context.get(), request, &page);
+    if (!status.ok()) return ReportError(status);
+    for (v1::WorkerInfo& worker : *page.mutable_workers()) {
+      *response.add_workers() = std::move(worker);
+    }
+    response.set_heartbeat_interval_seconds(page.heartbeat_interval_seconds());
+    if (page.next_page_token().empty()) break;
+    request.set_page_token(page.next_page_token());
+  }
   if (client.json) {
     std::cout << ToJson(response, /*pretty=*/true) << "\n";
   } else {

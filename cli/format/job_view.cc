@@ -6,6 +6,7 @@
 #include "cli/format/duration.h"
 #include "cli/format/progress_bar.h"
 #include "cli/format/table.h"
+#include "cli/format/terminal_text.h"
 
 namespace warpwatch::cli {
 namespace {
@@ -75,7 +76,9 @@ void PrintJobDetail(const v1::Job& job, std::ostream& out) {
   out << "state:        " << JobStateLabel(job.state())
       << (job.cancel_requested() ? " (cancel requested)" : "") << "\n";
   out << "progress:     " << ProgressFraction(job.points_done(), job.points_total()) << "\n";
-  if (!job.current_case().empty()) out << "current case: " << job.current_case() << "\n";
+  if (!job.current_case().empty()) {
+    out << "current case: " << TerminalSafe(job.current_case()) << "\n";
+  }
   out << "families:     " << Join(spec.families()) << "\n";
   out << "variants:     " << Or(Join(spec.variants()), "all") << "\n";
   for (const v1::AxisOverride& axis : spec.axes())
@@ -92,7 +95,7 @@ void PrintJobDetail(const v1::Job& job, std::ostream& out) {
   out << "finished:     " << FormatTimestamp(job.finished_at()) << "\n";
   if (!job.lease_owner().empty()) out << "worker:       " << job.lease_owner() << "\n";
   if (!job.device_uuid().empty()) out << "device:       " << job.device_uuid() << "\n";
-  if (!job.error().empty()) out << "error:        " << job.error() << "\n";
+  if (!job.error().empty()) out << "error:        " << TerminalSafe(job.error()) << "\n";
 }
 
 }  // namespace warpwatch::cli

@@ -6,6 +6,7 @@
 
 #include "cli/format/duration.h"
 #include "cli/format/table.h"
+#include "cli/format/terminal_text.h"
 
 namespace warpwatch::cli {
 namespace {
@@ -16,7 +17,7 @@ std::string ShortId(const std::string& id) { return id.substr(0, 8); }
 std::string JobCell(const v1::RunningJob& job) {
   std::string cell = "#" + std::to_string(job.job_id()) + " " + std::to_string(job.points_done()) +
                      "/" + std::to_string(job.points_total());
-  if (!job.current_case().empty()) cell += " " + job.current_case();
+  if (!job.current_case().empty()) cell += " " + TerminalSafe(job.current_case());
   return cell;
 }
 
@@ -44,7 +45,7 @@ void PrintWorkerTable(const v1::ListWorkersResponse& fleet, const google::protob
     std::map<std::string, const v1::RunningJob*> jobs;  // device uuid -> job
     for (const v1::RunningJob& job : worker.running_jobs()) jobs[job.device_uuid()] = &job;
     const std::string heartbeat = FormatDuration(SecondsBetween(worker.last_seen(), now)) + " ago";
-    std::vector<std::string> common = {worker.hostname(), ShortId(worker.id()),
+    std::vector<std::string> common = {TerminalSafe(worker.hostname()), ShortId(worker.id()),
                                        WorkerStateLabel(worker.state()), heartbeat};
     if (worker.devices().empty()) {
       std::vector<std::string> row = common;
@@ -55,8 +56,8 @@ void PrintWorkerTable(const v1::ListWorkersResponse& fleet, const google::protob
     for (const v1::Device& device : worker.devices()) {
       std::vector<std::string> row = common;
       auto job = jobs.find(device.uuid());
-      row.push_back(std::to_string(device.index()) + " " + device.name());
-      row.push_back(device.uuid());
+      row.push_back(std::to_string(device.index()) + " " + TerminalSafe(device.name()));
+      row.push_back(TerminalSafe(device.uuid()));
       row.push_back(job == jobs.end() ? "idle" : JobCell(*job->second));
       table.AddRow(std::move(row));
     }

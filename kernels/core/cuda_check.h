@@ -15,8 +15,24 @@ namespace warpwatch::kernels {
 // poisoned: illegal address, trap, launch failure) use ABORTED so callers know to start afresh.
 Status CudaError(cudaError_t err, const char* call, const char* file, int line);
 
-// True for errors after which the CUDA context is unusable.
+// True for errors after which the CUDA context is unusable: every code driver_types.h documents
+// as leaving "the process in an inconsistent state" (the process must be terminated and
+// relaunched), plus an uncorrectable ECC error.
 bool IsStickyCudaError(cudaError_t err);
+
+// The CUDA calls IsContextPoisoned makes, replaceable in tests.
+struct CudaSyncOps {
+  cudaError_t (*synchronize)() = cudaDeviceSynchronize;
+  cudaError_t (*clear_last_error)() = cudaGetLastError;
+};
+
+// After a failed point: is the calling thread's CUDA context still usable? Synchronises the
+// device. A sticky code is poisoned at once. Any other error is cleared and the device
+// synchronised a second time: an error that survives it is poisoned too, whatever its code (codes
+// the list above does not name, codes of a later toolkit, a process stuck in a bad state). On
+// true, *error (when given) is the poisoning error; on false the context's error state is clear.
+// Blocks until the device is idle.
+bool IsContextPoisoned(cudaError_t* error = nullptr, const CudaSyncOps& ops = CudaSyncOps());
 
 }  // namespace warpwatch::kernels
 

@@ -24,6 +24,11 @@ std::string_view BearerToken(std::string_view header) {
 
 }  // namespace
 
+Authorizer::Authorizer(const TokenTable& tokens) : open_(false) {
+  tokens_.reserve(tokens.size());
+  for (const auto& [token, principal] : tokens) tokens_.push_back({DigestToken(token), principal});
+}
+
 StatusOr<Principal> Authorizer::Authorize(std::string_view authorization_header,
                                           std::string_view method) const {
   if (open()) return Principal{kAnonymousName, Role::kAdmin};
@@ -32,9 +37,15 @@ StatusOr<Principal> Authorizer::Authorize(std::string_view authorization_header,
     return UnauthenticatedError(
         "missing bearer token (metadata \"authorization: Bearer <token>\")");
   }
-  auto it = tokens_->find(std::string(token));
-  if (it == tokens_->end()) return UnauthenticatedError("unknown bearer token");
-  const Principal& principal = it->second;
+  // Every entry is compared, with no early exit: the time taken does not depend on which token,
+  // if any, matched, nor on how much of it.
+  const TokenDigest digest = DigestToken(token);
+  const Principal* found = nullptr;
+  for (const Entry& entry : tokens_) {
+    if (DigestsEqual(entry.digest, digest)) found = &entry.principal;
+  }
+  if (found == nullptr) return UnauthenticatedError("unknown bearer token");
+  const Principal& principal = *found;
   if (!RoleAllows(principal.role, method)) {
     return PermissionDeniedError("role " + std::string(RoleName(principal.role)) + " of \"" +
                                  principal.name + "\" may not call " + std::string(method));

@@ -5,10 +5,11 @@
 
 #include <grpcpp/server_context.h>
 
-#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "common/status/status.h"
+#include "server/auth/token_digest.h"
 #include "server/auth/token_file.h"
 
 namespace warpwatch::server::auth {
@@ -22,13 +23,15 @@ class Authorizer {
   // Open mode: every call is allowed, as an admin named "anonymous".
   Authorizer() = default;
   // Token mode: callers must send "authorization: Bearer <token>" with a token of `tokens`.
-  explicit Authorizer(TokenTable tokens) : tokens_(std::move(tokens)) {}
+  // Only the tokens' SHA-256 digests are kept (token_digest.h).
+  explicit Authorizer(const TokenTable& tokens);
 
-  bool open() const { return !tokens_.has_value(); }
+  bool open() const { return open_; }
 
   // The principal of the call when it may call `method` (full path, "/pkg.Service/Method").
   // UNAUTHENTICATED without a bearer token or with an unknown one; PERMISSION_DENIED when the
-  // token's role does not allow the method.
+  // token's role does not allow the method. The presented token's digest is compared with every
+  // known digest in constant time, whichever matches.
   StatusOr<Principal> Authorize(std::string_view authorization_header,
                                 std::string_view method) const;
   // Same, reading the header from the call's metadata.
@@ -36,7 +39,12 @@ class Authorizer {
                                 std::string_view method) const;
 
  private:
-  std::optional<TokenTable> tokens_;
+  struct Entry {
+    TokenDigest digest;
+    Principal principal;
+  };
+  bool open_ = true;
+  std::vector<Entry> tokens_;
 };
 
 }  // namespace warpwatch::server::auth

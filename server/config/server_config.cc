@@ -17,8 +17,15 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
       ->envname("WARPWATCH_METRICS_LISTEN")
       ->capture_default_str();
   app.add_option("--tokens-file", c->tokens_file,
-                 "bearer tokens file (lines: TOKEN ROLE NAME); without it the server runs open")
+                 "bearer tokens file (lines: TOKEN ROLE NAME); without it the server runs open, "
+                 "which needs a loopback --listen or --allow-open")
       ->envname("WARPWATCH_TOKENS_FILE");
+  app.add_flag("--allow-open", c->allow_open,
+               "run without --tokens-file on a non-loopback --listen: every caller is admin")
+      ->envname("WARPWATCH_ALLOW_OPEN");
+  app.add_flag("--allow-plaintext-tokens", c->allow_plaintext_tokens,
+               "accept bearer tokens without TLS on a non-loopback --listen (readable on the wire)")
+      ->envname("WARPWATCH_ALLOW_PLAINTEXT_TOKENS");
   app.add_option("--tls-cert", c->tls_cert, "PEM server certificate; enables TLS")
       ->envname("WARPWATCH_TLS_CERT");
   app.add_option("--tls-key", c->tls_key, "PEM private key of --tls-cert")
@@ -63,9 +70,31 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "how long in-flight calls may run after SIGTERM/SIGINT")
       ->envname("WARPWATCH_SHUTDOWN_GRACE_SECONDS")
       ->capture_default_str();
+  app.add_option("--metrics-interval-seconds", c->metrics_interval_seconds,
+                 "how often the job and worker gauges are recounted from the database")
+      ->envname("WARPWATCH_METRICS_INTERVAL_SECONDS")
+      ->capture_default_str();
+  app.add_option("--worker-retention-hours", c->worker_retention_hours,
+                 "workers not heard from this long that hold no job are deleted; 0 keeps all")
+      ->envname("WARPWATCH_WORKER_RETENTION_HOURS")
+      ->capture_default_str();
   app.add_option("--log-level", c->log_level, "trace, debug, info, warn, error or critical")
       ->envname("WARPWATCH_LOG_LEVEL")
       ->capture_default_str();
+}
+
+bool IsLoopbackAddress(const std::string& listen) {
+  if (listen.rfind("unix:", 0) == 0) return true;
+  std::string host;
+  if (!listen.empty() && listen[0] == '[') {
+    const size_t close = listen.find(']');
+    if (close == std::string::npos) return false;
+    host = listen.substr(1, close - 1);
+  } else {
+    const size_t colon = listen.rfind(':');
+    host = colon == std::string::npos ? listen : listen.substr(0, colon);
+  }
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
 Status ValidateServerConfig(const ServerConfig& c) {
@@ -108,10 +137,32 @@ Status ValidateServerConfig(const ServerConfig& c) {
   if (c.health_interval_seconds <= 0 || c.watch_poll_seconds <= 0) {
     return InvalidArgumentError("health/watch intervals must be positive");
   }
-  static const char* const kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+  if (c.metrics_interval_seconds <= 0) {
+    return InvalidArgumentError("--metrics-interval-seconds: must be positive");
+  }
+  if (c.worker_retention_hours < 0) {
+    return InvalidArgumentError("--worker-retention-hours: must be >= 0");
+  }
+  static const char* const kLevels[] = {"trace", "debug",    "info", "warn",
+                                        "error", "critical", "off"};
   bool level_ok = false;
   for (const char* level : kLevels) level_ok = level_ok || c.log_level == level;
   if (!level_ok) return InvalidArgumentError("--log-level: unknown level \"" + c.log_level + "\"");
+  const bool loopback = IsLoopbackAddress(c.listen);
+  if (c.tokens_file.empty() && !loopback && !c.allow_open) {
+    return InvalidArgumentError(
+        "--tokens-file: none given, and --listen " + c.listen +
+        " is reachable from other hosts: every caller would be admin. Give --tokens-file, listen "
+        "on a loopback address, or pass --allow-open to run open anyway");
+  }
+  if (!c.tokens_file.empty() && c.tls_cert.empty() && !loopback && !c.allow_plaintext_tokens) {
+    return InvalidArgumentError(
+        "--tokens-file without --tls-cert: bearer tokens would cross the network in plaintext to "
+        "--listen " +
+        c.listen +
+        ". Give --tls-cert/--tls-key, listen on a loopback address, or pass "
+        "--allow-plaintext-tokens");
+  }
   return OkStatus();
 }
 

@@ -16,7 +16,7 @@ class App;
 namespace warpwatch::server {
 
 struct ServerConfig {
-  std::string listen = "0.0.0.0:50051";        // gRPC address (host:port; port 0 picks one)
+  std::string listen = "0.0.0.0:50051";         // gRPC address (host:port; port 0 picks one)
   std::string database_url;                     // libpq URL; required
   std::string metrics_listen = "0.0.0.0:9464";  // Prometheus /metrics; empty disables it
   std::string tokens_file;                      // bearer tokens (auth/token_file.h); empty = open
@@ -35,15 +35,26 @@ struct ServerConfig {
   double shutdown_grace_seconds = 10;           // in-flight calls get this long on SIGTERM
   double health_interval_seconds = 0.5;         // database ping period of the health checker
   double watch_poll_seconds = 0.5;              // WatchJob re-reads the job this often
+  double metrics_interval_seconds = 15;         // warpwatch_jobs / _workers gauges refresh period
+  double worker_retention_hours = 168;          // workers unseen this long (no job) are pruned
   std::string log_level = "info";               // spdlog level name
+  // Safe defaults: without tokens every caller is admin, and bearer tokens over plaintext can be
+  // read off the wire, so both are refused on a non-loopback --listen unless explicitly allowed.
+  bool allow_open = false;              // --allow-open: no --tokens-file on a network address
+  bool allow_plaintext_tokens = false;  // --allow-plaintext-tokens: tokens without TLS on one
 };
+
+// Whether `listen` (host:port, [v6]:port or unix:path) only accepts connections from this host.
+bool IsLoopbackAddress(const std::string& listen);
 
 // Registers every flag of `config` on `app`, with defaults taken from `config` and the
 // environment variable WARPWATCH_<FLAG_IN_UPPER_SNAKE> as fallback. `config` must outlive parsing.
 void AddServerFlags(CLI::App& app, ServerConfig* config);
 
 // INVALID_ARGUMENT naming the flag for settings that cannot work (no database URL, a TLS key
-// without a certificate, a client CA without TLS, non-positive sizes, an unknown log level ...).
+// without a certificate, a client CA without TLS, non-positive sizes, an unknown log level ...)
+// or are unsafe without saying so: no --tokens-file on a non-loopback --listen without
+// --allow-open; --tokens-file without TLS on one without --allow-plaintext-tokens.
 // Files are not opened here; their readers report their own errors.
 Status ValidateServerConfig(const ServerConfig& config);
 

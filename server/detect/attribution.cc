@@ -8,9 +8,12 @@ namespace {
 
 Verdict TimeVerdict(Move time) {
   switch (time) {
-    case Move::kUp: return Verdict::kSlower;
-    case Move::kDown: return Verdict::kFaster;
-    case Move::kSame: return Verdict::kSame;
+    case Move::kUp:
+      return Verdict::kSlower;
+    case Move::kDown:
+      return Verdict::kFaster;
+    case Move::kSame:
+      return Verdict::kSame;
   }
   return Verdict::kUnsure;
 }
@@ -25,9 +28,12 @@ std::string ClockText(double clock_change) {
 
 const char* MoveName(Move move) {
   switch (move) {
-    case Move::kSame: return "same";
-    case Move::kUp: return "up";
-    case Move::kDown: return "down";
+    case Move::kSame:
+      return "same";
+    case Move::kUp:
+      return "up";
+    case Move::kDown:
+      return "down";
   }
   return "same";
 }
@@ -54,8 +60,8 @@ Attribution Attribute(Move time, Move cycles, ClockComparison clock, double cloc
   const bool clock_down = clock_change < 0;
   if (time == Move::kUp && cycles != Move::kUp && clock_down) {
     a.blame = Blame::kEnvironment;
-    a.reason = "time slower but cycles " + std::string(MoveName(cycles)) + ": the GPU ran slower (" +
-               clock_text + ")";
+    a.reason = "time slower but cycles " + std::string(MoveName(cycles)) +
+               ": the GPU ran slower (" + clock_text + ")";
     return a;
   }
   if (time == Move::kDown && cycles == Move::kSame && !clock_down) {

@@ -37,8 +37,7 @@ double Mean(const std::vector<double>& v) {
 
 // The best split over all intervals (largest q-hat).
 std::optional<Found> BestOverIntervals(const detail::DistancePrefix& distances,
-                                       const std::vector<Interval>& intervals,
-                                       size_t min_segment) {
+                                       const std::vector<Interval>& intervals, size_t min_segment) {
   std::optional<Found> best;
   for (size_t i = 0; i < intervals.size(); ++i) {
     auto split = detail::BestSplit(distances, intervals[i].begin, intervals[i].end, min_segment);
@@ -75,7 +74,8 @@ double PermutationP(const std::vector<double>& series, const std::vector<Interva
 }
 
 Status CheckInput(const std::vector<double>& series, const ChangePointConfig& config) {
-  if (config.min_segment < 2) return InvalidArgumentError("change points: min_segment must be >= 2");
+  if (config.min_segment < 2)
+    return InvalidArgumentError("change points: min_segment must be >= 2");
   if (config.test == ChangePointTest::kPermutation && config.permutations == 0) {
     return InvalidArgumentError("change points: permutation test with 0 permutations");
   }

@@ -26,8 +26,10 @@ struct ChangePointConfig {
   // sure 0.1 % shift in a very quiet series is not reported: below the 0.5 % MAD floor of the
   // per-run decision, nobody acts on it.
   double min_relative_change = 0.005;
-  // Shortest segment either side of a change point (>= 2: the t-test needs a variance).
-  size_t min_segment = 3;
+  // Shortest segment either side of a change point (>= 2: the t-test needs a variance). With 3,
+  // three runs that happen to sit together pass the t-test in stationary noise (seen in tests);
+  // 5 runs (five nights) either side ends that. The per-run decision covers the newest runs.
+  size_t min_segment = 5;
   size_t permutations = 199;  // kPermutation only
   uint64_t seed = 1;          // kPermutation only; same seed and series => same answer
   // Longest series accepted (memory grows as n^2: 1000 points use 8 MB). Pass the newest points.

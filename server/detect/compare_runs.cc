@@ -12,11 +12,12 @@ namespace warpwatch::server::detect {
 namespace {
 
 StatusOr<std::map<std::string, const CasePoint*>> IndexRun(const std::vector<CasePoint>& run,
-                                                          const char* name) {
+                                                           const char* name) {
   std::map<std::string, const CasePoint*> index;
   for (const CasePoint& c : run) {
     if (c.case_key.empty()) {
-      return InvalidArgumentError(std::string("CompareRuns: run ") + name + " has an empty case key");
+      return InvalidArgumentError(std::string("CompareRuns: run ") + name +
+                                  " has an empty case key");
     }
     if (!index.emplace(c.case_key, &c).second) {
       return InvalidArgumentError(std::string("CompareRuns: run ") + name + " lists case " +
@@ -86,8 +87,7 @@ CaseComparison CompareCase(const CasePoint& a, const CasePoint& b, const Compare
 }  // namespace
 
 StatusOr<RunComparison> CompareRuns(const std::vector<CasePoint>& a,
-                                    const std::vector<CasePoint>& b,
-                                    const CompareConfig& config) {
+                                    const std::vector<CasePoint>& b, const CompareConfig& config) {
   ASSIGN_OR_RETURN(auto index_a, IndexRun(a, "a"));
   ASSIGN_OR_RETURN(auto index_b, IndexRun(b, "b"));
   RunComparison result;

@@ -23,8 +23,8 @@ struct CompareConfig {
   // |change| at or above this is SLOWER/FASTER: the largest change seen between back-to-back
   // runs of identical code on one H100 is 4.2 %. Between the two bands: UNSURE.
   double change_band = 0.05;
-  double clock_tolerance = 0.01;        // as DetectionConfig
-  double max_throttled_fraction = 0.05; // as DetectionConfig
+  double clock_tolerance = 0.01;         // as DetectionConfig
+  double max_throttled_fraction = 0.05;  // as DetectionConfig
 };
 
 // One case measured in a run.
@@ -35,9 +35,9 @@ struct CasePoint {
 
 struct CaseComparison {
   std::string case_key;
-  double median_a = 0;    // seconds
+  double median_a = 0;  // seconds
   double median_b = 0;
-  double change = 0;      // median_b / median_a - 1 (positive: b is slower)
+  double change = 0;          // median_b / median_a - 1 (positive: b is slower)
   double sm_clock_mhz_a = 0;  // 0 = unknown
   double sm_clock_mhz_b = 0;
   std::optional<double> cycles_change;   // when both clocks are known

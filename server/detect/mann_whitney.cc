@@ -75,8 +75,7 @@ Status CheckSide(const std::vector<double>& side, const char* name) {
 
 }  // namespace
 
-StatusOr<UTestResult> MannWhitneyUTest(const std::vector<double>& a,
-                                       const std::vector<double>& b) {
+StatusOr<UTestResult> MannWhitneyUTest(const std::vector<double>& a, const std::vector<double>& b) {
   RETURN_IF_ERROR(CheckSide(a, "first sample"));
   RETURN_IF_ERROR(CheckSide(b, "second sample"));
   std::vector<double> pooled(a);

@@ -16,9 +16,9 @@ struct UTestResult {
   // U of `a`: pairs (a_i, b_j) with a_i > b_j, plus half the tied pairs. Ranges 0 .. n_a * n_b;
   // above n_a * n_b / 2 means `a` tends to be larger (slower, for durations).
   double u = 0;
-  double z = 0;         // normal approximation's z (continuity and tie corrected); 0 when exact
-  double p_value = 1;   // two-sided
-  bool exact = false;   // p from the exact null distribution of U (no ties, both n < kExactLimit)
+  double z = 0;        // normal approximation's z (continuity and tie corrected); 0 when exact
+  double p_value = 1;  // two-sided
+  bool exact = false;  // p from the exact null distribution of U (no ties, both n < kExactLimit)
   size_t n_a = 0;
   size_t n_b = 0;
 };

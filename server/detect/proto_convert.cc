@@ -13,7 +13,8 @@ RunPoint RunPointFromMeasurement(const v1::Measurement& m, const std::string& de
   p.median_seconds = m.stats().median();
   p.sm_clock_mhz = m.median_sm_clock_mhz();
   p.throttled_fraction = m.throttled_fraction();
-  if (with_samples) p.samples_seconds.assign(m.samples_seconds().begin(), m.samples_seconds().end());
+  if (with_samples)
+    p.samples_seconds.assign(m.samples_seconds().begin(), m.samples_seconds().end());
   return p;
 }
 

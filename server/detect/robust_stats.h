@@ -18,9 +18,9 @@ double MedianAbsoluteDeviation(const std::vector<double>& values);
 
 // The centre and spread a new value is judged against.
 struct RobustScale {
-  double center = 0;    // median of the values
-  double sigma = 0;     // max(kMadToSigma * MAD, relative_floor * |center|)
-  bool floored = false; // sigma is the floor, not the MAD (a flat or nearly flat baseline)
+  double center = 0;     // median of the values
+  double sigma = 0;      // max(kMadToSigma * MAD, relative_floor * |center|)
+  bool floored = false;  // sigma is the floor, not the MAD (a flat or nearly flat baseline)
 };
 
 // Median and floored, normal-consistent MAD of `values`. The floor keeps a perfectly flat

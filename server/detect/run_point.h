@@ -14,11 +14,11 @@ struct RunPoint {
   int64_t run_id = 0;
   std::string device_uuid;  // the GPU that measured it (fleet view; informational elsewhere)
   double median_seconds = std::numeric_limits<double>::quiet_NaN();  // the run's median
-  double sm_clock_mhz = 0;  // median SM clock during the samples; 0 = unknown
-  bool ok = false;          // measured (PointStatus OK): not failed, not skipped
-  bool verified = false;    // output matched the CPU reference
-  double throttled_fraction = 0;       // samples marked throttled, in [0, 1]
-  std::vector<double> samples_seconds; // raw samples; only the U-test reads them, may be empty
+  double sm_clock_mhz = 0;              // median SM clock during the samples; 0 = unknown
+  bool ok = false;                      // measured (PointStatus OK): not failed, not skipped
+  bool verified = false;                // output matched the CPU reference
+  double throttled_fraction = 0;        // samples marked throttled, in [0, 1]
+  std::vector<double> samples_seconds;  // raw samples; only the U-test reads them, may be empty
 };
 
 // Cycles per launch: median time x SM clock. NaN when the clock is unknown (0) or the median is

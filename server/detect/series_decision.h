@@ -19,12 +19,12 @@ namespace warpwatch::server::detect {
 
 // One quantity (time or cycles) of the new run against the baseline runs' values.
 struct MedianTest {
-  double baseline = 0;  // median of the baseline values
-  double sigma = 0;     // robust sigma (scaled MAD, floored)
-  bool floored = false; // sigma is the floor
-  double value = 0;     // the new run's value
-  double change = 0;    // value / baseline - 1
-  double z = 0;         // (value - baseline) / sigma
+  double baseline = 0;   // median of the baseline values
+  double sigma = 0;      // robust sigma (scaled MAD, floored)
+  bool floored = false;  // sigma is the floor
+  double value = 0;      // the new run's value
+  double change = 0;     // value / baseline - 1
+  double z = 0;          // (value - baseline) / sigma
   Move move = Move::kSame;
 };
 
@@ -35,7 +35,7 @@ struct SeriesDecision {
   size_t baseline_runs_used = 0;
   std::vector<int64_t> baseline_run_ids;  // oldest first
   MedianTest time;                        // seconds; valid unless UNSURE for a bad input
-  double baseline_sm_clock_mhz = 0;       // median over baseline runs with a known clock; 0 = unknown
+  double baseline_sm_clock_mhz = 0;  // median over baseline runs with a known clock; 0 = unknown
   double new_sm_clock_mhz = 0;
   ClockComparison clock = ClockComparison::kUnknown;
   std::optional<MedianTest> cycles;  // set when both clocks are known

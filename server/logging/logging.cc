@@ -31,8 +31,21 @@ std::string LogEscape(std::string_view value) {
       case '\t':
         out += "\\t";
         break;
-      default:
-        out += c;
+      case '\r':
+        out += "\\r";
+        break;
+      default: {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+          // Other control characters (escape sequences, NUL ...) as \xNN.
+          static constexpr char kHex[] = "0123456789abcdef";
+          out += "\\x";
+          out += kHex[u >> 4];
+          out += kHex[u & 0xf];
+        } else {
+          out += c;
+        }
+      }
     }
   }
   return out;

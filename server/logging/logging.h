@@ -13,7 +13,9 @@ namespace warpwatch::server {
 // Call once at start, before other threads log.
 void ConfigureLogging(const std::string& level);
 
-// `value` made safe inside a quoted log field: backslash, quote, newline and tab escaped.
+// `value` made safe inside a quoted log field: backslash, quote, \n, \r and \t escaped, other
+// control characters as \xNN, so text a client sent can neither end a log line nor forge one.
+// Every client-supplied string a log line carries goes through this, inside quotes.
 std::string LogEscape(std::string_view value);
 
 }  // namespace warpwatch::server

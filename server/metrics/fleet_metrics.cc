@@ -60,6 +60,15 @@ void FleetMetrics::SetWorkers(const std::vector<v1::WorkerInfo>& workers) {
   offline_.Set(static_cast<double>(workers.size()) - online);
 }
 
+void FleetMetrics::SetWorkerCounts(const std::map<v1::WorkerState, int64_t>& counts) {
+  auto count = [&](v1::WorkerState state) {
+    auto it = counts.find(state);
+    return it == counts.end() ? 0.0 : static_cast<double>(it->second);
+  };
+  online_.Set(count(v1::WORKER_STATE_ONLINE));
+  offline_.Set(count(v1::WORKER_STATE_OFFLINE));
+}
+
 void FleetMetrics::SetJobs(const std::map<v1::JobState, int64_t>& counts) {
   for (const auto& s : kJobStates) {
     auto it = counts.find(s.state);

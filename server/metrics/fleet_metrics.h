@@ -27,6 +27,8 @@ class FleetMetrics {
   void AddIngested(int inserted, int duplicates);
   // warpwatch_workers{state="online"|"offline"} from a full listing.
   void SetWorkers(const std::vector<v1::WorkerInfo>& workers);
+  // Same, from Store::CountWorkersByState; states absent from `counts` are set to 0.
+  void SetWorkerCounts(const std::map<v1::WorkerState, int64_t>& counts);
   // warpwatch_jobs{state="queued"|"running"|"succeeded"|"failed"|"cancelled"}; states absent from
   // `counts` are set to 0.
   void SetJobs(const std::map<v1::JobState, int64_t>& counts);

@@ -36,7 +36,13 @@ Status JobReaper::RunOnce() {
     timed_out_ += *timed_out;
     spdlog::info("msg=\"timed-out jobs failed\" jobs={}", *timed_out);
   }
-  if (options_.after_pass) options_.after_pass(*store);
+  if (options_.worker_retention.count() > 0 && passes_++ % options_.prune_every == 0) {
+    StatusOr<int> pruned = store->PruneWorkers(options_.worker_retention);
+    if (pruned.ok() && *pruned > 0) {
+      pruned_ += *pruned;
+      spdlog::info("msg=\"gone workers pruned\" workers={}", *pruned);
+    }
+  }
   if (!requeued.ok()) return requeued.status().Annotate("requeueing expired leases");
   if (!timed_out.ok()) return timed_out.status().Annotate("failing timed-out jobs");
   return OkStatus();

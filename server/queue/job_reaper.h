@@ -1,7 +1,9 @@
 // File: server/queue/job_reaper.h
 // The server's background queue keeper: every `interval` it puts the jobs of dead workers back in
 // the queue (Store::RequeueExpiredLeases: requeue, or FAILED after max_attempts) and fails the
-// jobs that ran past their timeout (Store::FailTimedOutJobs).
+// jobs that ran past their timeout (Store::FailTimedOutJobs); now and then it prunes long-gone
+// workers (Store::PruneWorkers). Metrics are not its business (metrics/gauge_refresher.h), so
+// nothing slows its passes down.
 #ifndef WARPWATCH_SERVER_QUEUE_JOB_REAPER_H_
 #define WARPWATCH_SERVER_QUEUE_JOB_REAPER_H_
 
@@ -9,7 +11,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -21,9 +22,11 @@ namespace warpwatch::server::queue {
 struct JobReaperOptions {
   std::chrono::milliseconds interval{1000};                 // --reaper-interval-seconds
   std::chrono::milliseconds default_job_timeout{21600000};  // --default-job-timeout-seconds
-  // Called after each pass with the store (when it is ready), on the reaper's thread: a place for
-  // periodic gauges. May be empty.
-  std::function<void(Store&)> after_pass;
+  // Workers not seen for this long that hold no job are deleted (Store::PruneWorkers);
+  // --worker-retention-hours. Zero disables pruning.
+  std::chrono::milliseconds worker_retention{std::chrono::hours(24 * 7)};
+  // Passes between two prunes (pruning is not urgent).
+  int prune_every = 60;
 };
 
 // Several server replicas may each run one: the store's statements skip rows another holds.
@@ -46,6 +49,7 @@ class JobReaper {
   int64_t requeued() const { return requeued_.load(); }
   int64_t timed_out() const { return timed_out_.load(); }
   int64_t errors() const { return errors_.load(); }
+  int64_t pruned() const { return pruned_.load(); }
 
   // One pass now, on the caller's thread (tests, and the thread's body).
   Status RunOnce();
@@ -58,6 +62,8 @@ class JobReaper {
   std::atomic<int64_t> requeued_{0};
   std::atomic<int64_t> timed_out_{0};
   std::atomic<int64_t> errors_{0};
+  std::atomic<int64_t> pruned_{0};
+  int64_t passes_ = 0;  // RunOnce calls; only the reaper's thread (or a test) calls RunOnce
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;  // guarded by mu_

@@ -63,6 +63,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
 
   JobServiceOptions job_options;
   job_options.limits.max_points = config.max_sweep_points;
+  job_options.limits.max_upload_bytes = config.max_upload_bytes;
   job_options.watch_poll = Millis(config.watch_poll_seconds);
   job_service_ = std::make_unique<JobServiceImpl>(database_.get(), authorizer_.get(),
                                                   &shutdown_signal_, job_options);
@@ -113,25 +114,31 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   queue::JobReaperOptions reaper_options;
   reaper_options.interval = Millis(config.reaper_interval_seconds);
   reaper_options.default_job_timeout = Millis(config.default_job_timeout_seconds);
-  reaper_options.after_pass = [fleet_metrics, heartbeat](Store& store) {
-    StatusOr<std::vector<v1::WorkerInfo>> workers =
-        store.ListWorkers(kHeartbeatsBeforeOffline * heartbeat, {});
-    if (workers.ok()) fleet_metrics->SetWorkers(*workers);
-    StatusOr<std::map<v1::JobState, int64_t>> jobs = store.CountJobsByState();
-    if (jobs.ok()) fleet_metrics->SetJobs(*jobs);
-  };
+  reaper_options.worker_retention =
+      std::chrono::milliseconds(static_cast<int64_t>(config.worker_retention_hours * 3600000));
   reaper_ = std::make_unique<queue::JobReaper>(database_.get(), std::move(reaper_options));
   reaper_->Start();
+  gauges_ = std::make_unique<metrics::GaugeRefresher>(
+      database_.get(), Millis(config.metrics_interval_seconds),
+      [fleet_metrics, heartbeat](Store& store) {
+        StatusOr<std::map<v1::WorkerState, int64_t>> workers =
+            store.CountWorkersByState(kHeartbeatsBeforeOffline * heartbeat);
+        if (workers.ok()) fleet_metrics->SetWorkerCounts(*workers);
+        StatusOr<std::map<v1::JobState, int64_t>> jobs = store.CountJobsByState();
+        if (jobs.ok()) fleet_metrics->SetJobs(*jobs);
+      });
+  gauges_->Start();
 
   std::string metrics_where = "disabled";
   for (int port : metrics_->metrics_ports()) {
     metrics_where = (metrics_where == "disabled" ? "" : metrics_where + ",") + std::to_string(port);
   }
-  spdlog::info("msg=\"warpwatch-server listening\" listen={} port={} tls={} mtls={} auth={} "
-               "metrics_port={} max_sweep_points={} pool_size={}",
-               config.listen, port_, tls_, !config.tls_client_ca.empty(),
-               authorizer_->open() ? "open" : "tokens", metrics_where, config.max_sweep_points,
-               config.pool_size);
+  spdlog::info(
+      "msg=\"warpwatch-server listening\" listen={} port={} tls={} mtls={} auth={} "
+      "metrics_port={} max_sweep_points={} pool_size={}",
+      config.listen, port_, tls_, !config.tls_client_ca.empty(),
+      authorizer_->open() ? "open" : "tokens", metrics_where, config.max_sweep_points,
+      config.pool_size);
   return OkStatus();
 }
 
@@ -141,6 +148,7 @@ void ServerRuntime::Shutdown(std::chrono::milliseconds grace) {
   spdlog::info("msg=\"shutting down\" grace_ms={}", grace.count());
   health_checker_->Stop();
   reaper_->Stop();
+  gauges_->Stop();
   shutdown_signal_.Raise();
   server_->Shutdown(std::chrono::system_clock::now() + grace);
   server_->Wait();

@@ -5,11 +5,11 @@
 #ifndef WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 #define WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 
+#include <grpcpp/server.h>
+
 #include <chrono>
 #include <memory>
 #include <vector>
-
-#include <grpcpp/server.h>
 
 #include "common/status/status.h"
 #include "server/auth/authorizer.h"
@@ -17,6 +17,7 @@
 #include "server/database/database.h"
 #include "server/health/health_checker.h"
 #include "server/metrics/fleet_metrics.h"
+#include "server/metrics/gauge_refresher.h"
 #include "server/metrics/server_metrics.h"
 #include "server/queue/job_reaper.h"
 #include "server/service/fleet_service.h"
@@ -73,7 +74,8 @@ class ServerRuntime {
   std::unique_ptr<FleetServiceImpl> fleet_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<HealthChecker> health_checker_;
-  std::unique_ptr<queue::JobReaper> reaper_;  // expired leases and job timeouts
+  std::unique_ptr<queue::JobReaper> reaper_;         // expired leases and job timeouts
+  std::unique_ptr<metrics::GaugeRefresher> gauges_;  // warpwatch_jobs, warpwatch_workers
   int port_ = 0;
   bool tls_ = false;
   bool stopped_ = false;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "server/logging/logging.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/worker_service.h"
 
@@ -41,11 +42,13 @@ Clock::time_point WaitEnd(const grpc::ServerContext& context, double wait_second
 grpc::Status WorkerServiceImpl::AcquireJob(grpc::ServerContext* context,
                                            const v1::AcquireJobRequest* request,
                                            v1::AcquireJobResponse* response) {
-  return detail::AuthorizedCall(*authorizer_, *context, kAcquireJob,
-                                [&](const auth::Principal&) -> Status {
-                                  RETURN_IF_ERROR(detail::ValidateAcquireJob(*request));
-                                  return Acquire(context, *request, response);
-                                });
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kAcquireJob, [&](const auth::Principal& caller) -> Status {
+        RETURN_IF_ERROR(detail::ValidateAcquireJob(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
+        return Acquire(context, *request, response);
+      });
 }
 
 Status WorkerServiceImpl::Acquire(grpc::ServerContext* context,
@@ -64,8 +67,8 @@ Status WorkerServiceImpl::Acquire(grpc::ServerContext* context,
     if (lease.has_value() && context->IsCancelled()) {
       // The worker gave up on this poll (shutting down) while the claim ran: hand the job back
       // now rather than leaving it leased to nobody until the lease expires.
-      auto released =
-          store->FinishJob(request.worker_id(), lease->job.id(), v1::JOB_OUTCOME_RELEASED, "");
+      auto released = store->FinishJob(request.worker_id(), lease->job.id(), lease->run_id,
+                                       v1::JOB_OUTCOME_RELEASED, "");
       if (!released.ok()) {
         spdlog::warn(
             "msg=\"could not release a job claimed by a cancelled poll\" job_id={} error=\"{}\"",
@@ -77,9 +80,9 @@ Status WorkerServiceImpl::Acquire(grpc::ServerContext* context,
       response->set_run_id(lease->run_id);
       *response->mutable_lease_expiry() = lease->expiry;
       *response->mutable_job() = std::move(lease->job);
-      spdlog::info("msg=\"job leased\" job_id={} run_id={} worker_id={} device={} attempt={}",
+      spdlog::info("msg=\"job leased\" job_id={} run_id={} worker_id={} device=\"{}\" attempt={}",
                    response->job().id(), response->run_id(), request.worker_id(),
-                   request.device_uuid(), response->job().attempts());
+                   LogEscape(request.device_uuid()), response->job().attempts());
       return OkStatus();
     }
     // Nothing claimable: sleep until a notification, the end of the wait, a shutdown or the

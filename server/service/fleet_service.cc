@@ -9,6 +9,7 @@ namespace warpwatch::server {
 namespace {
 
 constexpr std::string_view kListWorkers = "/warpwatch.v1.FleetService/ListWorkers";
+constexpr size_t kMaxPageTokenLength = 1024;
 
 }  // namespace
 
@@ -21,20 +22,28 @@ grpc::Status FleetServiceImpl::ListWorkers(grpc::ServerContext* context,
                                            v1::ListWorkersResponse* response) {
   return detail::AuthorizedCall(
       *authorizer_, *context, kListWorkers, [&](const auth::Principal&) -> Status {
-        std::vector<v1::WorkerState> states;
+        WorkerFilter filter;
         for (int i = 0; i < request->states_size(); ++i) {
           const int state = request->states(i);
           if (state == v1::WORKER_STATE_UNSPECIFIED || !v1::WorkerState_IsValid(state)) {
             return InvalidArgumentError("states[" + std::to_string(i) + "]: unknown state " +
                                         std::to_string(state));
           }
-          states.push_back(static_cast<v1::WorkerState>(state));
+          filter.states.push_back(static_cast<v1::WorkerState>(state));
         }
+        // The paging policy of every List method (server/store/paging.h).
+        if (request->page_size() < 0) return InvalidArgumentError("page_size: negative");
+        if (request->page_token().size() > kMaxPageTokenLength) {
+          return InvalidArgumentError("page_token: too long");
+        }
+        filter.page_size = request->page_size();
+        filter.page_token = request->page_token();
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
         ASSIGN_OR_RETURN(
-            std::vector<v1::WorkerInfo> workers,
-            store->ListWorkers(kHeartbeatsBeforeOffline * heartbeat_interval_, states));
-        for (v1::WorkerInfo& worker : workers) *response->add_workers() = std::move(worker);
+            WorkerPage page,
+            store->ListWorkers(kHeartbeatsBeforeOffline * heartbeat_interval_, filter));
+        for (v1::WorkerInfo& worker : page.workers) *response->add_workers() = std::move(worker);
+        response->set_next_page_token(page.next_page_token);
         response->set_heartbeat_interval_seconds(static_cast<double>(heartbeat_interval_.count()) /
                                                  1000.0);
         return OkStatus();

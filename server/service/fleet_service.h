@@ -20,8 +20,8 @@ class FleetServiceImpl final : public v1::FleetService::Service {
   FleetServiceImpl(Database* database, const auth::Authorizer* authorizer,
                    std::chrono::milliseconds heartbeat_interval);
 
-  // Every worker with its GPUs, state, running job per GPU and last heartbeat; INVALID_ARGUMENT
-  // for an unknown state in the filter.
+  // A page of workers with their GPUs, state, running job per GPU and last heartbeat;
+  // INVALID_ARGUMENT for an unknown state in the filter, a negative page_size or a bad token.
   grpc::Status ListWorkers(grpc::ServerContext* context, const v1::ListWorkersRequest* request,
                            v1::ListWorkersResponse* response) override;
 

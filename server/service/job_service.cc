@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/logging/logging.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/validation/request_validator.h"
 
@@ -44,9 +45,13 @@ grpc::Status JobServiceImpl::SubmitJob(grpc::ServerContext* context,
         ASSIGN_OR_RETURN(int64_t points_total,
                          validation::ValidateSubmitJob(*request, options_.limits));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        ASSIGN_OR_RETURN(*response, store->EnqueueJob(request->spec(), points_total, caller.name));
-        spdlog::info("msg=\"job submitted\" job_id={} points_total={} submitted_by={} priority={}",
-                     response->id(), points_total, caller.name, request->spec().priority());
+        ASSIGN_OR_RETURN(*response, store->EnqueueJob(request->spec(), points_total, caller.name,
+                                                      request->request_id()));
+        spdlog::info(
+            "msg=\"job submitted\" job_id={} points_total={} submitted_by={} priority={} "
+            "request_id=\"{}\"",
+            response->id(), points_total, caller.name, request->spec().priority(),
+            LogEscape(request->request_id()));
         return OkStatus();
       });
 }

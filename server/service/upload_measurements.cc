@@ -17,9 +17,10 @@ grpc::Status WorkerServiceImpl::UploadMeasurements(grpc::ServerContext* context,
                                                    const v1::UploadMeasurementsRequest* request,
                                                    v1::UploadMeasurementsResponse* response) {
   return detail::AuthorizedCall(
-      *authorizer_, *context, kUploadMeasurements, [&](const auth::Principal&) -> Status {
+      *authorizer_, *context, kUploadMeasurements, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateUploadMeasurements(*request, options_.upload));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
         const std::vector<v1::Measurement> measurements(request->measurements().begin(),
                                                         request->measurements().end());
         StatusOr<UploadCounts> counts = store->UploadMeasurements(

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "server/logging/logging.h"
 #include "server/service/detail/authorized_call.h"
+#include "server/service/fleet_service.h"
 
 namespace warpwatch::server {
 namespace {
@@ -21,6 +23,10 @@ constexpr std::string_view kFinishJob = "/warpwatch.v1.WorkerService/FinishJob";
 double Seconds(std::chrono::milliseconds d) { return static_cast<double>(d.count()) / 1000.0; }
 
 }  // namespace
+
+WorkerCaller WorkerCallerOf(const auth::Principal& principal) {
+  return WorkerCaller{principal.name, principal.role == auth::Role::kAdmin};
+}
 
 WorkerServiceImpl::WorkerServiceImpl(Database* database, const auth::Authorizer* authorizer,
                                      const ShutdownSignal* shutdown, WorkerServiceOptions options)
@@ -36,15 +42,17 @@ grpc::Status WorkerServiceImpl::Register(grpc::ServerContext* context,
       *authorizer_, *context, kRegister, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateRegister(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        ASSIGN_OR_RETURN(std::string id, store->RegisterWorker(*request));
+        ASSIGN_OR_RETURN(std::string id, store->RegisterWorker(*request, WorkerCallerOf(caller),
+                                                               kHeartbeatsBeforeOffline *
+                                                                   options_.heartbeat_interval));
         response->set_worker_id(id);
         response->set_heartbeat_interval_seconds(Seconds(options_.heartbeat_interval));
         response->set_lease_seconds(Seconds(options_.lease));
         spdlog::info(
-            "msg=\"worker registered\" worker_id={} hostname={} version={} gpus={} "
+            "msg=\"worker registered\" worker_id={} hostname=\"{}\" version=\"{}\" gpus={} "
             "by={} reregistered={}",
-            id, request->hostname(), request->version(), request->devices_size(), caller.name,
-            request->worker_id() == id);
+            id, LogEscape(request->hostname()), LogEscape(request->version()),
+            request->devices_size(), caller.name, request->worker_id() == id);
         return OkStatus();
       });
 }
@@ -53,20 +61,21 @@ grpc::Status WorkerServiceImpl::Heartbeat(grpc::ServerContext* context,
                                           const v1::HeartbeatRequest* request,
                                           v1::HeartbeatResponse* response) {
   return detail::AuthorizedCall(
-      *authorizer_, *context, kHeartbeat, [&](const auth::Principal&) -> Status {
+      *authorizer_, *context, kHeartbeat, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateHeartbeat(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
         RETURN_IF_ERROR(store->TouchWorker(request->worker_id()));
-        const std::vector<int64_t> ids(request->running_job_ids().begin(),
-                                       request->running_job_ids().end());
+        const std::vector<int64_t> runs(request->running_run_ids().begin(),
+                                        request->running_run_ids().end());
         ASSIGN_OR_RETURN(LeaseRenewal renewal,
-                         store->ExtendLeases(request->worker_id(), ids, options_.lease));
-        for (int64_t id : renewal.cancel_requested_job_ids) response->add_cancelled_job_ids(id);
-        for (int64_t id : renewal.lost_job_ids) response->add_lost_job_ids(id);
+                         store->ExtendLeases(request->worker_id(), runs, options_.lease));
+        for (int64_t id : renewal.cancel_requested_run_ids) response->add_cancelled_run_ids(id);
+        for (int64_t id : renewal.lost_run_ids) response->add_lost_run_ids(id);
         *response->mutable_lease_expiry() = renewal.expiry;
-        if (!renewal.lost_job_ids.empty()) {
-          spdlog::info("msg=\"worker lost jobs\" worker_id={} lost={}", request->worker_id(),
-                       renewal.lost_job_ids.size());
+        if (!renewal.lost_run_ids.empty()) {
+          spdlog::info("msg=\"worker lost runs\" worker_id={} lost={}", request->worker_id(),
+                       renewal.lost_run_ids.size());
         }
         return OkStatus();
       });
@@ -76,13 +85,14 @@ grpc::Status WorkerServiceImpl::ReportProgress(grpc::ServerContext* context,
                                                const v1::ReportProgressRequest* request,
                                                v1::ReportProgressResponse* response) {
   return detail::AuthorizedCall(
-      *authorizer_, *context, kReportProgress, [&](const auth::Principal&) -> Status {
+      *authorizer_, *context, kReportProgress, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateReportProgress(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        ASSIGN_OR_RETURN(
-            bool cancel,
-            store->UpdateProgress(request->worker_id(), request->job_id(), request->points_done(),
-                                  request->points_total(), request->current_case()));
+        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
+        ASSIGN_OR_RETURN(bool cancel,
+                         store->UpdateProgress(request->worker_id(), request->job_id(),
+                                               request->run_id(), request->points_done(),
+                                               request->points_total(), request->current_case()));
         response->set_cancel_requested(cancel);
         return OkStatus();
       });
@@ -91,14 +101,16 @@ grpc::Status WorkerServiceImpl::ReportProgress(grpc::ServerContext* context,
 grpc::Status WorkerServiceImpl::FinishJob(grpc::ServerContext* context,
                                           const v1::FinishJobRequest* request, v1::Job* response) {
   return detail::AuthorizedCall(
-      *authorizer_, *context, kFinishJob, [&](const auth::Principal&) -> Status {
+      *authorizer_, *context, kFinishJob, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateFinishJob(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        ASSIGN_OR_RETURN(*response, store->FinishJob(request->worker_id(), request->job_id(),
-                                                     request->outcome(), request->error()));
-        spdlog::info("msg=\"job finished\" job_id={} worker_id={} outcome={} state={}",
-                     response->id(), request->worker_id(), v1::JobOutcome_Name(request->outcome()),
-                     v1::JobState_Name(response->state()));
+        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
+        ASSIGN_OR_RETURN(
+            *response, store->FinishJob(request->worker_id(), request->job_id(), request->run_id(),
+                                        request->outcome(), request->error()));
+        spdlog::info("msg=\"job finished\" job_id={} run_id={} worker_id={} outcome={} state={}",
+                     response->id(), request->run_id(), request->worker_id(),
+                     v1::JobOutcome_Name(request->outcome()), v1::JobState_Name(response->state()));
         return OkStatus();
       });
 }

@@ -1,7 +1,10 @@
 // File: server/service/worker_service.h
 // WorkerService over the Store: what worker daemons call to register, keep their leases, take
-// jobs by long-poll, report progress, upload measurements and finish jobs. A worker only ever
-// touches jobs it holds: the store checks the lease owner, and this edge maps its answers.
+// jobs by long-poll, report progress, upload measurements and finish jobs. A worker id is bound
+// to the credential that registered it: every other call first checks that the caller's
+// principal owns request.worker_id (PERMISSION_DENIED otherwise; admins may act as any worker).
+// A worker only ever touches jobs it holds: the store checks the lease owner, and this edge maps
+// its answers.
 #ifndef WARPWATCH_SERVER_SERVICE_WORKER_SERVICE_H_
 #define WARPWATCH_SERVER_SERVICE_WORKER_SERVICE_H_
 
@@ -17,6 +20,9 @@
 #include "warpwatch/v1/worker.grpc.pb.h"
 
 namespace warpwatch::server {
+
+// The store's view of a caller: its principal's name, and whether it is an admin.
+WorkerCaller WorkerCallerOf(const auth::Principal& principal);
 
 struct WorkerServiceOptions {
   std::chrono::milliseconds lease{60000};               // --lease-seconds
@@ -36,7 +42,9 @@ class WorkerServiceImpl final : public v1::WorkerService::Service {
   WorkerServiceImpl(Database* database, const auth::Authorizer* authorizer,
                     const ShutdownSignal* shutdown, WorkerServiceOptions options);
 
-  // Upserts the worker and its GPUs; answers its id, the heartbeat interval and lease length.
+  // Upserts the worker and its GPUs, bound to the caller's principal; answers its id, the
+  // heartbeat interval and lease length. PERMISSION_DENIED for a worker id of another principal,
+  // or a GPU of another principal's worker that is online (Store::RegisterWorker).
   grpc::Status Register(grpc::ServerContext* context, const v1::RegisterRequest* request,
                         v1::RegisterResponse* response) override;
   // Marks the worker seen and extends the leases of the jobs it still holds; answers the jobs it

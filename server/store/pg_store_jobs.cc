@@ -6,29 +6,25 @@
 
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/job_row.h"
+#include "server/store/detail/page_token.h"
 #include "server/store/detail/pg_store_impl.h"
+#include "server/store/paging.h"
 
 namespace warpwatch::server::detail {
 namespace {
 
-constexpr const char* kPageTokenPrefix = "ww1.";
-
-std::string EncodePageToken(int64_t last_id) { return kPageTokenPrefix + std::to_string(last_id); }
-
-// 0 for the first page.
-StatusOr<int64_t> DecodePageToken(const std::string& token) {
-  if (token.empty()) return int64_t{0};
-  const std::string prefix = kPageTokenPrefix;
-  if (token.rfind(prefix, 0) != 0 || token.size() == prefix.size() || token.size() > 30) {
-    return InvalidArgumentError("page_token: malformed");
-  }
-  int64_t id = 0;
-  for (size_t i = prefix.size(); i < token.size(); ++i) {
-    if (token[i] < '0' || token[i] > '9') return InvalidArgumentError("page_token: malformed");
-    id = id * 10 + (token[i] - '0');
-  }
-  if (id <= 0) return InvalidArgumentError("page_token: malformed");
-  return id;
+// What a ListJobs page token is bound to: every filter of the query.
+FilterFingerprint JobFilterFingerprint(const JobFilter& filter,
+                                       const std::vector<std::string>& states) {
+  FilterFingerprint f;
+  f.Add("jobs").Add(static_cast<int64_t>(states.size()));
+  for (const std::string& state : states) f.Add(state);
+  f.Add(static_cast<int64_t>(filter.labels.size()));
+  for (const auto& [key, value] : filter.labels) f.Add(key).Add(value);
+  f.Add(filter.gpu_model).Add(filter.gpu_uuid);
+  f.Add(filter.created.has_start() ? MicrosFromTimestamp(filter.created.start()) : -1);
+  f.Add(filter.created.has_end() ? MicrosFromTimestamp(filter.created.end()) : -1);
+  return f;
 }
 
 template <typename Map>
@@ -45,21 +41,39 @@ StatusOr<v1::Job> SelectJob(pqxx::work& tx, int64_t id) {
 }  // namespace
 
 StatusOr<v1::Job> PgStore::EnqueueJob(const v1::JobSpec& spec, int64_t points_total,
-                                      const std::string& submitted_by) {
+                                      const std::string& submitted_by,
+                                      const std::string& request_id) {
   v1::JobSpec stored = spec;
   if (stored.max_attempts() <= 0) stored.set_max_attempts(kDefaultMaxAttempts);
   ASSIGN_OR_RETURN(std::string spec_json, MessageToJson(stored));
   const std::string labels = StringMapToJson(ToStdMap(stored.labels()));
   const std::string worker_labels = StringMapToJson(ToStdMap(stored.selector().worker_labels()));
   return Run<v1::Job>("EnqueueJob", [&](pqxx::work& tx) -> StatusOr<v1::Job> {
+    // A retry of a submit that already stored its job inserts nothing (the unique index on
+    // (submitted_by, request_id)); concurrent retries wait on each other's row and see it.
     pqxx::result r = tx.exec_params(
         "INSERT INTO job AS j (spec, state, priority, max_attempts, points_total, submitted_by,"
-        "  labels, selector_gpu_model, selector_gpu_uuid, selector_worker_labels)"
-        " VALUES ($1::jsonb, 'QUEUED', $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb)"
+        "  labels, selector_gpu_model, selector_gpu_uuid, selector_worker_labels, request_id)"
+        " VALUES ($1::jsonb, 'QUEUED', $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb,"
+        "         nullif($10::text, ''))"
+        " ON CONFLICT (submitted_by, request_id) WHERE request_id IS NOT NULL DO NOTHING"
         " RETURNING " +
             JobColumns(),
         spec_json, stored.priority(), stored.max_attempts(), points_total, submitted_by, labels,
-        stored.selector().gpu_model(), stored.selector().gpu_uuid(), worker_labels);
+        stored.selector().gpu_model(), stored.selector().gpu_uuid(), worker_labels, request_id);
+    if (r.empty()) {
+      pqxx::result earlier =
+          tx.exec_params("SELECT j.spec = $3::jsonb, " + JobColumns() +
+                             " FROM job j WHERE j.submitted_by = $1 AND j.request_id = $2",
+                         submitted_by, request_id, spec_json);
+      if (earlier.empty()) return AbortedError("EnqueueJob: request_id conflict; retry");
+      if (!earlier[0][0].as<bool>()) {
+        return AlreadyExistsError("request_id \"" + request_id + "\" was used for job " +
+                                  earlier[0][1].as<std::string>() +
+                                  " with a different spec; use a new request_id");
+      }
+      return JobFromRow(earlier[0], 1);
+    }
     ASSIGN_OR_RETURN(v1::Job job, JobFromRow(r.at(0)));
     NotifyJobQueued(tx, job.id());
     return job;
@@ -71,14 +85,21 @@ StatusOr<v1::Job> PgStore::GetJob(int64_t id) {
 }
 
 StatusOr<JobPage> PgStore::ListJobs(const JobFilter& filter) {
-  ASSIGN_OR_RETURN(int64_t before_id, DecodePageToken(filter.page_token));
-  int page_size = filter.page_size <= 0 ? kDefaultJobPageSize : filter.page_size;
-  page_size = std::min(page_size, kMaxJobPageSize);
+  const int page_size = EffectivePageSize(filter.page_size, kJobPageSizes);
   std::vector<std::string> states;
   for (v1::JobState s : filter.states) {
     const std::string name = JobStateName(s);
     if (name.empty()) return InvalidArgumentError("states: unknown job state " + std::to_string(s));
     states.push_back(name);
+  }
+  std::sort(states.begin(), states.end());
+  states.erase(std::unique(states.begin(), states.end()), states.end());
+  const FilterFingerprint fingerprint = JobFilterFingerprint(filter, states);
+  int64_t before_id = 0;  // 0: the first page
+  if (!filter.page_token.empty()) {
+    ASSIGN_OR_RETURN(std::vector<std::string> position,
+                     DecodePageToken(filter.page_token, fingerprint, 1));
+    ASSIGN_OR_RETURN(before_id, PositiveIdFromPart(position[0]));
   }
   const bool has_start = filter.created.has_start();
   const bool has_end = filter.created.has_end();
@@ -112,7 +133,7 @@ StatusOr<JobPage> PgStore::ListJobs(const JobFilter& filter) {
       page.jobs.push_back(std::move(job));
     }
     if (static_cast<int>(r.size()) > page_size) {
-      page.next_page_token = EncodePageToken(page.jobs.back().id());
+      page.next_page_token = EncodePageToken({std::to_string(page.jobs.back().id())}, fingerprint);
     }
     return page;
   });
@@ -126,14 +147,16 @@ StatusOr<v1::Job> PgStore::CancelJob(int64_t id, const std::string& reason) {
     const std::string state = r[0][0].as<std::string>();
     if (state == "QUEUED") {
       tx.exec_params(
-          "UPDATE job SET state = 'CANCELLED', cancel_requested = true, error = $2,"
-          " finished_at = now() WHERE id = $1",
+          "UPDATE job SET state = 'CANCELLED', cancel_requested = true, cancel_reason = $2,"
+          " error = $2, finished_at = now() WHERE id = $1",
           id, why);
     } else if (state == "RUNNING") {
-      // The worker learns it from its next heartbeat or progress report and ends the job.
+      // The worker learns it from its next heartbeat or progress report and ends the job. The
+      // reason becomes Job.error only if the job does end CANCELLED (the first reason wins).
       tx.exec_params(
           "UPDATE job SET cancel_requested = true,"
-          " error = CASE WHEN cancel_requested THEN error ELSE $2 END WHERE id = $1",
+          " cancel_reason = CASE WHEN cancel_requested THEN cancel_reason ELSE $2 END"
+          " WHERE id = $1",
           id, why);
     } else {
       return FailedPreconditionError("job " + std::to_string(id) + " already finished (" + state +

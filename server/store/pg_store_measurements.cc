@@ -1,5 +1,6 @@
 // File: server/store/pg_store_measurements.cc
-// Measurement ingest: idempotent on (run, case canonical); records the run's environment.
+// Measurement ingest (a batch in one statement, idempotent on (run, case canonical); records the
+// run's environment) and reading a run's measurements back.
 #include <map>
 #include <pqxx/pqxx>
 
@@ -47,26 +48,38 @@ StatusOr<UploadCounts> PgStore::UploadMeasurements(
     ASSIGN_OR_RETURN(env_json, MessageToJson(environment));
   }
   return Run<UploadCounts>("UploadMeasurements", [&](pqxx::work& tx) -> StatusOr<UploadCounts> {
-    pqxx::result run =
-        tx.exec_params("SELECT worker_id, device_name FROM run WHERE id = $1", run_id);
+    // FOR SHARE: a concurrent FinishJob or reaper closing the run waits for this upload, and an
+    // upload after the close sees the run finished.
+    pqxx::result run = tx.exec_params(
+        "SELECT worker_id, device_name, finished_at IS NOT NULL, state FROM run WHERE id = $1"
+        " FOR SHARE",
+        run_id);
     if (run.empty()) return NotFoundError("run " + std::to_string(run_id) + " not found");
     if (run[0][0].as<std::string>() != worker_id) {
       return PermissionDeniedError("run " + std::to_string(run_id) + " belongs to another worker");
     }
+    if (run[0][2].as<bool>()) {
+      return FailedPreconditionError("run " + std::to_string(run_id) + " is finished (" +
+                                     run[0][3].as<std::string>() +
+                                     "): its lease was lost; stop the run");
+    }
     const std::string device_model = run[0][1].as<std::string>();
     if (!env_json.empty()) RecordEnvironment(tx, run_id, environment, env_json);
+    ASSIGN_OR_RETURN(int inserted, InsertMeasurements(tx, run_id, device_model, measurements));
     UploadCounts counts;
-    for (const v1::Measurement& m : measurements) {
-      ASSIGN_OR_RETURN(
-          bool inserted,
-          InsertMeasurement(tx, run_id, SeriesId(m.case_().canonical(), device_model), m));
-      if (inserted) {
-        ++counts.inserted;
-      } else {
-        ++counts.duplicates;
-      }
-    }
+    counts.inserted = inserted;
+    counts.duplicates = static_cast<int>(measurements.size()) - inserted;
     return counts;
+  });
+}
+
+StatusOr<std::vector<v1::Measurement>> PgStore::ListRunMeasurements(int64_t run_id) {
+  using Result = std::vector<v1::Measurement>;
+  return Run<Result>("ListRunMeasurements", [&](pqxx::work& tx) -> StatusOr<Result> {
+    if (tx.exec_params("SELECT 1 FROM run WHERE id = $1", run_id).empty()) {
+      return NotFoundError("run " + std::to_string(run_id) + " not found");
+    }
+    return SelectMeasurements(tx, run_id);
   });
 }
 

@@ -15,14 +15,24 @@ std::string LeaseEndSql(int n) {
   return "now() + $" + std::to_string(n) + "::bigint * interval '1 millisecond'";
 }
 
-// Why a worker may not touch job `id`: NOT_FOUND, or FAILED_PRECONDITION naming the holder/state.
-Status NotHeldError(pqxx::work& tx, int64_t id, const std::string& worker_id) {
-  pqxx::result r =
-      tx.exec_params("SELECT state, coalesce(lease_owner, '') FROM job WHERE id = $1", id);
+// Why a worker may not touch job `id` through run `run_id`: NOT_FOUND, or FAILED_PRECONDITION
+// naming the state and whether the run is no longer the job's current one.
+Status NotHeldError(pqxx::work& tx, int64_t id, int64_t run_id, const std::string& worker_id) {
+  pqxx::result r = tx.exec_params(
+      "SELECT state, coalesce(lease_owner, ''), coalesce(current_run_id, 0) FROM job WHERE id = $1",
+      id);
   if (r.empty()) return NotFoundError("job " + std::to_string(id) + " not found");
-  return FailedPreconditionError("job " + std::to_string(id) + " is not held by worker " +
-                                 worker_id + " (state " + r[0][0].as<std::string>() + ")");
+  const int64_t current = r[0][2].as<int64_t>();
+  std::string why = "state " + r[0][0].as<std::string>();
+  if (current != run_id) why += ", current run " + std::to_string(current);
+  return FailedPreconditionError("run " + std::to_string(run_id) + " of job " + std::to_string(id) +
+                                 " is not held by worker " + worker_id + " (" + why +
+                                 "): its lease was lost");
 }
+
+// The WHERE clause of a job held through a run: $1 job id, $2 worker id, $3 run id.
+constexpr const char* kHeldByRun =
+    "id = $1 AND state = 'RUNNING' AND lease_owner = $2 AND current_run_id = $3";
 
 }  // namespace
 
@@ -76,7 +86,7 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
 }
 
 StatusOr<LeaseRenewal> PgStore::ExtendLeases(const std::string& worker_id,
-                                             const std::vector<int64_t>& job_ids,
+                                             const std::vector<int64_t>& run_ids,
                                              std::chrono::milliseconds lease_duration) {
   const int64_t duration_ms = lease_duration.count();
   return Run<LeaseRenewal>("ExtendLeases", [&](pqxx::work& tx) -> StatusOr<LeaseRenewal> {
@@ -87,18 +97,19 @@ StatusOr<LeaseRenewal> PgStore::ExtendLeases(const std::string& worker_id,
                                 .at(0)
                                 .at(0)
                                 .as<int64_t>());
+    // Only a job's current run holds its lease.
     pqxx::result held = tx.exec_params(
         "UPDATE job SET lease_expiry = " + LeaseEndSql(3) +
-            " WHERE id = ANY($2::bigint[]) AND state = 'RUNNING' AND lease_owner = $1"
-            " RETURNING id, cancel_requested",
-        worker_id, BigintArrayLiteral(job_ids), duration_ms);
-    std::set<int64_t> held_ids;
+            " WHERE current_run_id = ANY($2::bigint[]) AND state = 'RUNNING' AND lease_owner = $1"
+            " RETURNING current_run_id, cancel_requested",
+        worker_id, BigintArrayLiteral(run_ids), duration_ms);
+    std::set<int64_t> held_runs;
     for (const pqxx::row& row : held) {
-      held_ids.insert(row[0].as<int64_t>());
-      if (row[1].as<bool>()) renewal.cancel_requested_job_ids.push_back(row[0].as<int64_t>());
+      held_runs.insert(row[0].as<int64_t>());
+      if (row[1].as<bool>()) renewal.cancel_requested_run_ids.push_back(row[0].as<int64_t>());
     }
-    for (int64_t id : job_ids) {
-      if (held_ids.count(id) == 0) renewal.lost_job_ids.push_back(id);
+    for (int64_t id : run_ids) {
+      if (held_runs.count(id) == 0) renewal.lost_run_ids.push_back(id);
     }
     return renewal;
   });
@@ -114,7 +125,7 @@ StatusOr<int> PgStore::RequeueExpiredLeases() {
         " UPDATE job j SET"
         "   state = CASE WHEN j.cancel_requested THEN 'CANCELLED'"
         "                WHEN j.attempts >= j.max_attempts THEN 'FAILED' ELSE 'QUEUED' END,"
-        "   error = CASE WHEN j.cancel_requested THEN j.error"
+        "   error = CASE WHEN j.cancel_requested THEN j.cancel_reason"
         "                WHEN j.attempts >= j.max_attempts THEN 'lease expired ' || j.attempts ||"
         "                  ' times; max_attempts ' || j.max_attempts"
         "                ELSE j.error END,"
@@ -138,21 +149,21 @@ StatusOr<int> PgStore::RequeueExpiredLeases() {
   });
 }
 
-StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_id,
+StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_id, int64_t run_id,
                                      v1::JobOutcome outcome, const std::string& error) {
   if (outcome == v1::JOB_OUTCOME_UNSPECIFIED || !v1::JobOutcome_IsValid(outcome)) {
     return InvalidArgumentError("outcome: unspecified");
   }
   return Run<v1::Job>("FinishJob", [&](pqxx::work& tx) -> StatusOr<v1::Job> {
     pqxx::result r = tx.exec_params(
-        "SELECT cancel_requested FROM job WHERE id = $1 AND state = 'RUNNING'"
-        " AND lease_owner = $2 FOR UPDATE",
-        job_id, worker_id);
-    if (r.empty()) return NotHeldError(tx, job_id, worker_id);
+        std::string("SELECT cancel_requested FROM job WHERE ") + kHeldByRun + " FOR UPDATE", job_id,
+        worker_id, run_id);
+    if (r.empty()) return NotHeldError(tx, job_id, run_id, worker_id);
     const bool cancel_requested = r[0][0].as<bool>();
     std::string job_update;
     std::string run_state;
     std::string run_error = error;
+    bool requeued = false;
     switch (outcome) {
       case v1::JOB_OUTCOME_SUCCEEDED:
         job_update = "state = 'SUCCEEDED', finished_at = now()";
@@ -171,41 +182,49 @@ StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_i
         job_update = "state = 'CANCELLED', finished_at = now()";
         run_state = "CANCELLED";
         break;
-      default:  // RELEASED: back to the queue; this lease does not count as an attempt.
+      default:  // RELEASED
+        if (cancel_requested) {
+          // A user cancelled it while it ran: handing it back must not run it again.
+          if (run_error.empty()) run_error = "cancelled; released by worker " + worker_id;
+          job_update = "state = 'CANCELLED', finished_at = now()";
+          run_state = "CANCELLED";
+          break;
+        }
+        // Back to the queue; this lease does not count as an attempt.
         if (run_error.empty()) run_error = "released by worker " + worker_id;
         job_update = "state = 'QUEUED', attempts = greatest(attempts - 1, 0)";
         run_state = "FAILED";
+        requeued = true;
         break;
     }
-    pqxx::result updated =
-        tx.exec_params("UPDATE job j SET " + job_update +
-                           ", error = CASE WHEN $2::boolean THEN $3::text ELSE j.error END,"
-                           " lease_owner = NULL, lease_expiry = NULL, current_case = ''"
-                           " WHERE j.id = $1 RETURNING j.current_run_id",
-                       job_id, outcome == v1::JOB_OUTCOME_FAILED, run_error);
-    const pqxx::field run_id = updated.at(0).at(0);
-    if (!run_id.is_null()) {
-      tx.exec_params("UPDATE run SET state = $2, error = $3, finished_at = now() WHERE id = $1",
-                     run_id.as<int64_t>(), run_state, run_error);
-    }
-    if (outcome == v1::JOB_OUTCOME_RELEASED) NotifyJobQueued(tx, job_id);
+    // Job.error: the worker's reason when FAILED, the user's when CANCELLED, else unchanged.
+    tx.exec_params("UPDATE job j SET " + job_update +
+                       ", error = CASE WHEN $2::boolean THEN $3::text"
+                       "               WHEN $4::boolean THEN j.cancel_reason ELSE j.error END,"
+                       " lease_owner = NULL, lease_expiry = NULL, current_case = ''"
+                       " WHERE j.id = $1",
+                   job_id, outcome == v1::JOB_OUTCOME_FAILED, run_error, run_state == "CANCELLED");
+    tx.exec_params("UPDATE run SET state = $2, error = $3, finished_at = now() WHERE id = $1",
+                   run_id, run_state, run_error);
+    if (requeued) NotifyJobQueued(tx, job_id);
     pqxx::result job =
         tx.exec_params("SELECT " + JobColumns() + " FROM job j WHERE j.id = $1", job_id);
     return JobFromRow(job.at(0));
   });
 }
 
-StatusOr<bool> PgStore::UpdateProgress(const std::string& worker_id, int64_t job_id,
+StatusOr<bool> PgStore::UpdateProgress(const std::string& worker_id, int64_t job_id, int64_t run_id,
                                        int64_t points_done, int64_t points_total,
                                        const std::string& current_case) {
   return Run<bool>("UpdateProgress", [&](pqxx::work& tx) -> StatusOr<bool> {
     pqxx::result r = tx.exec_params(
-        "UPDATE job SET points_done = $3,"
-        " points_total = CASE WHEN $4::bigint > 0 THEN $4::bigint ELSE points_total END,"
-        " current_case = $5"
-        " WHERE id = $1 AND state = 'RUNNING' AND lease_owner = $2 RETURNING cancel_requested",
-        job_id, worker_id, points_done, points_total, current_case);
-    if (r.empty()) return NotHeldError(tx, job_id, worker_id);
+        "UPDATE job SET points_done = $4,"
+        " points_total = CASE WHEN $5::bigint > 0 THEN $5::bigint ELSE points_total END,"
+        " current_case = $6"
+        " WHERE " +
+            std::string(kHeldByRun) + " RETURNING cancel_requested",
+        job_id, worker_id, run_id, points_done, points_total, current_case);
+    if (r.empty()) return NotHeldError(tx, job_id, run_id, worker_id);
     return r[0][0].as<bool>();
   });
 }

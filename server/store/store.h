@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status/status.h"
+#include "server/store/paging.h"
 #include "warpwatch/v1/common.pb.h"
 #include "warpwatch/v1/fleet.pb.h"
 #include "warpwatch/v1/job.pb.h"
@@ -22,9 +23,6 @@
 
 namespace warpwatch::server {
 
-// Default and upper bound of JobFilter::page_size.
-inline constexpr int kDefaultJobPageSize = 50;
-inline constexpr int kMaxJobPageSize = 1000;
 // JobSpec.max_attempts == 0 means this many.
 inline constexpr int kDefaultMaxAttempts = 3;
 
@@ -36,13 +34,26 @@ struct JobFilter {
                            // names it (exact text, glob included)
   std::string gpu_uuid;    // a run used this device, or the selector names this uuid
   v1::TimeRange created;   // created_at in [start, end); unset bounds are open
-  int page_size = 0;       // 0 = kDefaultJobPageSize; clamped to kMaxJobPageSize
-  std::string page_token;  // JobPage::next_page_token of the previous page; empty = first page
+  int page_size = 0;       // EffectivePageSize(page_size, kJobPageSizes) (paging.h)
+  std::string page_token;  // JobPage::next_page_token of a query with the same filters; empty =
+                           // first page
 };
 
 struct JobPage {
   std::vector<v1::Job> jobs;    // newest (highest id) first
   std::string next_page_token;  // empty on the last page
+};
+
+// Which workers ListWorkers returns.
+struct WorkerFilter {
+  std::vector<v1::WorkerState> states;  // any of; empty = all
+  int page_size = 0;                    // EffectivePageSize(page_size, kWorkerPageSizes)
+  std::string page_token;               // WorkerPage::next_page_token of the same states
+};
+
+struct WorkerPage {
+  std::vector<v1::WorkerInfo> workers;  // by hostname, then id
+  std::string next_page_token;          // empty on the last page
 };
 
 // A job handed to a worker for one of its GPUs.
@@ -52,11 +63,19 @@ struct Lease {
   google::protobuf::Timestamp expiry;  // the worker must heartbeat before this
 };
 
-// What a heartbeat learned about the leases it tried to extend.
+// What a heartbeat learned about the leases (runs) it tried to extend.
 struct LeaseRenewal {
-  std::vector<int64_t> lost_job_ids;  // not RUNNING under this worker any more: stop them
-  std::vector<int64_t> cancel_requested_job_ids;  // still held, but a user asked to cancel
+  std::vector<int64_t> lost_run_ids;  // no longer their job's current run under this worker
+  std::vector<int64_t> cancel_requested_run_ids;  // still held, but a user asked to cancel
   google::protobuf::Timestamp expiry;             // new expiry of the leases still held
+};
+
+// Who calls a WorkerService method: the name of its credential (bearer token name; "anonymous"
+// on an open server) and whether it is an admin. A worker row belongs to the principal that
+// registered it; only that principal, or an admin, may act as that worker.
+struct WorkerCaller {
+  std::string principal;
+  bool admin = false;
 };
 
 struct UploadCounts {
@@ -96,16 +115,23 @@ class Store {
   // ---- Jobs (JobService) ----
 
   // Stores a QUEUED job (the spec is expected to be validated already) and notifies waiting
-  // long-polls. spec.max_attempts == 0 is stored as kDefaultMaxAttempts.
+  // long-polls. spec.max_attempts == 0 is stored as kDefaultMaxAttempts. A non-empty
+  // `request_id` makes the call idempotent per submitter (AIP-155): when `submitted_by` already
+  // submitted a job with it, that job is returned as it is now and nothing is queued;
+  // ALREADY_EXISTS when that job's spec differs from `spec`.
   virtual StatusOr<v1::Job> EnqueueJob(const v1::JobSpec& spec, int64_t points_total,
-                                       const std::string& submitted_by) = 0;
+                                       const std::string& submitted_by,
+                                       const std::string& request_id) = 0;
   // NOT_FOUND for an unknown id.
   virtual StatusOr<v1::Job> GetJob(int64_t id) = 0;
-  // Keyset paging on id, newest first. INVALID_ARGUMENT for a malformed page token.
+  // Keyset paging on id, newest first. INVALID_ARGUMENT for a malformed page token, or one from a
+  // query with other filters.
   virtual StatusOr<JobPage> ListJobs(const JobFilter& filter) = 0;
-  // QUEUED -> CANCELLED now (error = reason); RUNNING -> cancel_requested = true (its worker ends
-  // it CANCELLED later); a finished job -> FAILED_PRECONDITION; NOT_FOUND for an unknown id.
-  // Cancelling a RUNNING job twice is fine. Returns the job after the change.
+  // QUEUED -> CANCELLED now (error = reason); RUNNING -> cancel_requested = true, and its worker
+  // ends it CANCELLED later: only then does Job.error become the reason (a job that succeeds or
+  // fails anyway keeps its own error). A finished job -> FAILED_PRECONDITION; NOT_FOUND for an
+  // unknown id. Cancelling a RUNNING job twice is fine (the first reason stays). Returns the job
+  // after the change.
   virtual StatusOr<v1::Job> CancelJob(int64_t id, const std::string& reason) = 0;
   // Number of jobs in each state; states without a job are absent. Feeds warpwatch_jobs{state}.
   virtual StatusOr<std::map<v1::JobState, int64_t>> CountJobsByState() = 0;
@@ -113,16 +139,34 @@ class Store {
   // ---- Workers ----
 
   // Upserts the worker and its devices (device rows keyed by uuid now belong to this worker).
-  // Reuses registration.worker_id when it is non-empty, otherwise creates a fresh id.
+  // Reuses registration.worker_id when a worker of that id exists, otherwise creates a fresh id
+  // (ids are never chosen by clients). The worker row is bound to caller.principal.
+  // PERMISSION_DENIED, changing nothing, when registration.worker_id names a worker of another
+  // principal, or a device belongs to a worker of another principal that is still online
+  // (last_seen >= now() - online_window); an admin caller may do both.
   // INVALID_ARGUMENT for a device without a uuid.
-  virtual StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration) = 0;
+  virtual StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration,
+                                               const WorkerCaller& caller,
+                                               std::chrono::milliseconds online_window) = 0;
+  // OK when `caller` may act as worker `worker_id`: the worker was registered by the same
+  // principal, or the caller is an admin. NOT_FOUND for an unknown worker (register again),
+  // PERMISSION_DENIED otherwise. Every WorkerService call but Register checks this first.
+  virtual Status CheckWorkerCaller(const std::string& worker_id, const WorkerCaller& caller) = 0;
   // Records a heartbeat (last_seen = now). NOT_FOUND for an unknown worker.
   virtual Status TouchWorker(const std::string& worker_id) = 0;
-  // Every registered worker with its devices (by CUDA ordinal) and its RUNNING jobs, sorted by
-  // hostname then id. state is ONLINE when last_seen >= now() - online_window, else OFFLINE
-  // (the database clock decides). `states` filters (empty = all).
-  virtual StatusOr<std::vector<v1::WorkerInfo>> ListWorkers(
-      std::chrono::milliseconds online_window, const std::vector<v1::WorkerState>& states) = 0;
+  // One page of registered workers with their devices (by CUDA ordinal) and their RUNNING jobs,
+  // sorted by hostname then id (keyset paging). state is ONLINE when
+  // last_seen >= now() - online_window, else OFFLINE (the database clock decides). All of a page
+  // is read from one snapshot (REPEATABLE READ). INVALID_ARGUMENT for an unknown state or a bad
+  // page token (malformed, or from a query with other states).
+  virtual StatusOr<WorkerPage> ListWorkers(std::chrono::milliseconds online_window,
+                                           const WorkerFilter& filter) = 0;
+  // Workers ONLINE and OFFLINE (both present, maybe 0), by the same rule. Feeds warpwatch_workers.
+  virtual StatusOr<std::map<v1::WorkerState, int64_t>> CountWorkersByState(
+      std::chrono::milliseconds online_window) = 0;
+  // Deletes workers not seen for `offline_for` that hold no job; their devices stay, unowned.
+  // Returns how many were deleted.
+  virtual StatusOr<int> PruneWorkers(std::chrono::milliseconds offline_for) = 0;
 
   // ---- Queue (WorkerService) ----
 
@@ -135,10 +179,15 @@ class Store {
   virtual StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                                   const std::string& device_uuid,
                                                   std::chrono::milliseconds lease_duration) = 0;
-  // Extends to now + lease_duration the leases of those `job_ids` the worker still holds, and
+  // A lease is a run: the worker holds run R while R is its job's current run, the job is
+  // RUNNING and leased to the worker. Every lease operation below names the run, so a run that
+  // lost its lease (requeued, then claimed again as a new run, even by the same worker) can no
+  // longer extend, report on, finish or upload to the job.
+  //
+  // Extends to now + lease_duration the leases of those `run_ids` the worker still holds, and
   // reports the others as lost and the held ones with a cancel request.
   virtual StatusOr<LeaseRenewal> ExtendLeases(const std::string& worker_id,
-                                              const std::vector<int64_t>& job_ids,
+                                              const std::vector<int64_t>& run_ids,
                                               std::chrono::milliseconds lease_duration) = 0;
   // RUNNING jobs whose lease expired go back to QUEUED (their attempt stays counted) or, once
   // attempts reached max_attempts, to FAILED with error "lease expired N times; max_attempts M".
@@ -150,28 +199,34 @@ class Store {
   // "timed out after N s"; their open runs close FAILED with the same error. Their workers learn it
   // as lost jobs at the next heartbeat. Returns how many jobs were failed.
   virtual StatusOr<int> FailTimedOutJobs(std::chrono::milliseconds default_timeout) = 0;
-  // Ends a job the worker holds (RUNNING with lease_owner == worker_id; FAILED_PRECONDITION
-  // otherwise, NOT_FOUND for an unknown job): SUCCEEDED; FAILED with `error`; CANCELLED (only
-  // after a cancel request, else FAILED_PRECONDITION); RELEASED puts it back to QUEUED without
-  // counting the attempt. Closes the job's open run. INVALID_ARGUMENT for UNSPECIFIED.
-  virtual StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id,
+  // Ends a job through the run the worker holds (FAILED_PRECONDITION when `run_id` is not held,
+  // NOT_FOUND for an unknown job): SUCCEEDED; FAILED with `error`; CANCELLED (only after a
+  // cancel request, else FAILED_PRECONDITION); RELEASED puts it back to QUEUED without counting
+  // the attempt. Closes the run. INVALID_ARGUMENT for UNSPECIFIED.
+  virtual StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id, int64_t run_id,
                                       v1::JobOutcome outcome, const std::string& error) = 0;
-  // Records progress of a job the worker holds (FAILED_PRECONDITION otherwise, NOT_FOUND for an
-  // unknown job). Returns cancel_requested.
+  // Records progress of a job through the run the worker holds (FAILED_PRECONDITION otherwise,
+  // NOT_FOUND for an unknown job). Returns cancel_requested.
   virtual StatusOr<bool> UpdateProgress(const std::string& worker_id, int64_t job_id,
-                                        int64_t points_done, int64_t points_total,
+                                        int64_t run_id, int64_t points_done, int64_t points_total,
                                         const std::string& current_case) = 0;
 
   // ---- Measurements ----
 
-  // Stores measurements of a run that belongs to the worker (NOT_FOUND for an unknown run,
-  // PERMISSION_DENIED for another worker's run). `environment`, when it has a device or a hostname,
-  // is recorded on the run. Idempotent on (run, case canonical): a measurement already stored is
-  // counted as a duplicate and left unchanged. series_id is set to "<canonical>@<device model>".
+  // Stores measurements of an open run that belongs to the worker (NOT_FOUND for an unknown run,
+  // PERMISSION_DENIED for another worker's run, FAILED_PRECONDITION for a finished run: its
+  // lease was lost, and its measurements no longer count). `environment`, when it has a device or a
+  // hostname, is recorded on the run. Idempotent on (run, case canonical): a measurement already
+  // stored is counted as a duplicate and left unchanged. series_id is set to "<canonical>@<device
+  // model>". The batch is stored by one statement; each sample array is stored once.
   // INVALID_ARGUMENT for a measurement without case.canonical.
   virtual StatusOr<UploadCounts> UploadMeasurements(
       int64_t run_id, const std::string& worker_id, const v1::RunEnvironment& environment,
       const std::vector<v1::Measurement>& measurements) = 0;
+
+  // The measurements of a run, every field as uploaded (run_id and series_id set by the server),
+  // in upload order. NOT_FOUND for an unknown run.
+  virtual StatusOr<std::vector<v1::Measurement>> ListRunMeasurements(int64_t run_id) = 0;
 
   // ---- Notifications ----
 

@@ -10,10 +10,18 @@ namespace {
 using detail::CheckIntRange;
 using detail::CheckOptionalPositive;
 
-Status ValidateMeasurement(const v1::MeasurementSettings& m) {
+Status ValidateMeasurement(const v1::MeasurementSettings& m, const SpecLimits& limits) {
   const std::string f = "spec.measurement.";
   RETURN_IF_ERROR(CheckIntRange(m.min_samples(), 0, kMaxMinSamples, f + "min_samples"));
   RETURN_IF_ERROR(CheckIntRange(m.max_samples(), 0, kMaxMaxSamples, f + "max_samples"));
+  const int64_t fits = MaxSamplesForUpload(limits.max_upload_bytes);
+  if (m.max_samples() > fits) {
+    return InvalidArgumentError(
+        f + "max_samples: " + std::to_string(m.max_samples()) +
+        " samples make a measurement larger than one upload (--max-upload-bytes " +
+        std::to_string(limits.max_upload_bytes) + "), so it could never be stored; at most " +
+        std::to_string(fits));
+  }
   const int min_samples = m.min_samples() == 0 ? kDefaultMinSamples : m.min_samples();
   const int max_samples = m.max_samples() == 0 ? kDefaultMaxSamples : m.max_samples();
   if (min_samples > max_samples) {
@@ -37,11 +45,16 @@ Status ValidateSelector(const v1::DeviceSelector& s) {
 
 }  // namespace
 
+int64_t MaxSamplesForUpload(int64_t max_upload_bytes) {
+  const int64_t room = max_upload_bytes - kMeasurementOverheadBytes;
+  return room <= 0 ? 0 : room / kMaxBytesPerSample;
+}
+
 StatusOr<int64_t> ValidateJobSpec(const v1::JobSpec& spec, const SpecLimits& limits) {
   if (spec.families().empty()) {
     return InvalidArgumentError("spec.families: empty; name at least one family or glob");
   }
-  RETURN_IF_ERROR(ValidateMeasurement(spec.measurement()));
+  RETURN_IF_ERROR(ValidateMeasurement(spec.measurement(), limits));
   RETURN_IF_ERROR(ValidateSelector(spec.selector()));
   RETURN_IF_ERROR(detail::CheckLabels(spec.labels(), "spec.labels"));
   RETURN_IF_ERROR(CheckIntRange(spec.priority(), kMinPriority, kMaxPriority, "spec.priority"));

@@ -29,9 +29,22 @@ inline constexpr int kMaxPriority = 100;
 inline constexpr int kMaxMaxAttempts = 100;
 inline constexpr size_t kMaxSelectorLength = 256;
 
+// Upper bound of the bytes one sample adds to a serialized Measurement: samples_seconds,
+// sample_sm_clock_mhz, sample_kernel_seconds (packed doubles, 8 each), sample_throttled (packed
+// bool, 1) and sample_group (packed int32 varint, at most 5).
+inline constexpr int64_t kMaxBytesPerSample = 8 + 8 + 8 + 1 + 5;
+// Room kept in an upload for everything of a measurement but its samples (case key, kernels,
+// counters, error text) and the request around it.
+inline constexpr int64_t kMeasurementOverheadBytes = 64 * 1024;
+
 struct SpecLimits {
-  int64_t max_points = 4096;  // --max-sweep-points
+  int64_t max_points = 4096;           // --max-sweep-points
+  int64_t max_upload_bytes = 3 << 20;  // --max-upload-bytes: one measurement must fit one upload
 };
+
+// The largest max_samples whose measurement still fits one upload of `max_upload_bytes`
+// (a point is uploaded whole, so a bigger one could never be stored).
+int64_t MaxSamplesForUpload(int64_t max_upload_bytes);
 
 // The number of case points the spec expands to (Job.points_total) when it is valid.
 StatusOr<int64_t> ValidateJobSpec(const v1::JobSpec& spec, const SpecLimits& limits);

@@ -18,6 +18,16 @@ Status CheckJobId(int64_t id) {
 }  // namespace
 
 StatusOr<int64_t> ValidateSubmitJob(const v1::SubmitJobRequest& request, const SpecLimits& limits) {
+  const std::string& id = request.request_id();
+  if (id.size() > kMaxRequestIdLength) {
+    return InvalidArgumentError("request_id: longer than " + std::to_string(kMaxRequestIdLength) +
+                                " characters");
+  }
+  for (char c : id) {
+    if (c < 0x21 || c > 0x7e) {
+      return InvalidArgumentError("request_id: printable ASCII without spaces only");
+    }
+  }
   return ValidateJobSpec(request.spec(), limits);
 }
 
@@ -29,7 +39,8 @@ Status ValidateCancelJob(const v1::CancelJobRequest& request) {
 }
 
 Status ValidateListJobs(const v1::ListJobsRequest& request) {
-  RETURN_IF_ERROR(detail::CheckIntRange(request.page_size(), 0, kMaxPageSize, "page_size"));
+  // Above the maximum is clamped (server/store/paging.h), only a negative size is refused.
+  if (request.page_size() < 0) return InvalidArgumentError("page_size: negative");
   for (int i = 0; i < request.states_size(); ++i) {
     const int state = request.states(i);
     if (state == v1::JOB_STATE_UNSPECIFIED || !v1::JobState_IsValid(state)) {

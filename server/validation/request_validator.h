@@ -11,17 +11,18 @@
 
 namespace warpwatch::server::validation {
 
-inline constexpr int kMaxPageSize = 1000;
-inline constexpr size_t kMaxPageTokenLength = 256;
+inline constexpr size_t kMaxPageTokenLength = 1024;
+inline constexpr size_t kMaxRequestIdLength = 64;
 inline constexpr size_t kMaxCancelReasonLength = 1024;
 
-// The spec's points_total when valid (job_spec_validator.h).
+// The spec's points_total when valid (job_spec_validator.h); request_id bounded, printable.
 StatusOr<int64_t> ValidateSubmitJob(const v1::SubmitJobRequest& request, const SpecLimits& limits);
 // job_id > 0 (GetJob and WatchJob).
 Status ValidateGetJob(const v1::GetJobRequest& request);
 // job_id > 0, reason bounded.
 Status ValidateCancelJob(const v1::CancelJobRequest& request);
-// page_size in [0, 1000], known states, labels, time range order, token length.
+// page_size >= 0 (larger than the maximum is clamped: server/store/paging.h), known states,
+// labels, time range order, token length.
 Status ValidateListJobs(const v1::ListJobsRequest& request);
 
 }  // namespace warpwatch::server::validation

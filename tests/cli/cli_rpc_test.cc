@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "tests/server/runtime/rpc_test_fixture.h"
+#include "warpwatch/v1/worker.grpc.pb.h"
 
 namespace warpwatch::testing {
 namespace {
@@ -41,8 +42,8 @@ class CliRpcTest : public RpcTest {
   Result RunRaw(const std::string& command) {
     static int counter = 0;
     const std::string base = dir_.path() + "/run" + std::to_string(++counter);
-    const std::string full = "env -u WARPWATCH_SERVER -u WARPWATCH_TOKEN " + command + " >" + base +
-                             ".out 2>" + base + ".err </dev/null";
+    const std::string full = "env -u WARPWATCH_SERVER -u WARPWATCH_TOKEN -u WARPWATCH_TOKEN_FILE " +
+                             command + " >" + base + ".out 2>" + base + ".err </dev/null";
     const int status = std::system(full.c_str());
     Result result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -158,11 +159,43 @@ TEST_F(CliRpcTest, AuthErrorsExitSixAndTheTokenComesFromTheEnvironment) {
   Result none = Cli("jobs");
   EXPECT_EQ(none.exit_code, 6);
   EXPECT_NE(none.err.find("UNAUTHENTICATED"), std::string::npos) << none.err;
-  Result denied = Cli("--token reader-token-0000001 submit --family reduce");
+  const std::string token_file = dir_.Write("reader.token", "reader-token-0000001\n");
+  Result denied = Cli("--token-file " + token_file + " submit --family reduce");
   EXPECT_EQ(denied.exit_code, 6);
   EXPECT_NE(denied.err.find("PERMISSION_DENIED"), std::string::npos) << denied.err;
   Result env = Cli("jobs", "WARPWATCH_TOKEN=reader-token-0000001");
   EXPECT_EQ(env.exit_code, 0) << env.err;
+  Result env_file = Cli("jobs", "WARPWATCH_TOKEN_FILE=" + token_file);
+  EXPECT_EQ(env_file.exit_code, 0) << env_file.err;
+}
+
+TEST_F(CliRpcTest, ATokenOnTheCommandLineIsRefusedBecausePsShowsIt) {
+  server::ServerConfig config = TestConfig();
+  config.tokens_file = dir_.Write("tokens", "reader-token-0000001 reader dash\n");
+  StartServer(config);
+  Result r = Cli("--token reader-token-0000001 jobs");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--token-file"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("ID"), std::string::npos) << r.out;  // no listing was printed
+  Result missing = Cli("--token-file " + dir_.path() + "/no-such-file jobs");
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+}
+
+TEST_F(CliRpcTest, ATokenIsNotSentInPlaintextToAnotherHost) {
+  // 192.0.2.1 is TEST-NET-1: nothing answers; the CLI must refuse before it connects.
+  Result r = RunRaw("WARPWATCH_TOKEN=reader-token-0000001 " + std::string(WARPWATCH_CLI_PATH) +
+                    " --server 192.0.2.1:50051 jobs");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("plaintext"), std::string::npos) << r.err;
+}
+
+TEST_F(CliRpcTest, SubmitRetriedWithItsRequestIdCreatesOneJob) {
+  StartServer();
+  const int64_t first = SubmitId("--request-id ci-run-99");
+  const int64_t retry = SubmitId("--request-id ci-run-99");
+  EXPECT_GT(first, 0);
+  EXPECT_EQ(retry, first);
+  EXPECT_NE(SubmitId("--request-id ci-run-100"), first);
 }
 
 TEST_F(CliRpcTest, UsageErrorsExitTwo) {
@@ -196,6 +229,73 @@ TEST_F(CliRpcTest, WatchPrintsPlainLinesUntilTheJobEnds) {
       << watch.out;
   EXPECT_EQ(watch.out.find('\r'), std::string::npos);  // no progress bar when not a TTY
   EXPECT_NE(watch.err.find("CANCELLED"), std::string::npos) << watch.err;
+}
+
+TEST_F(CliRpcTest, WatchKeepsWatchingAcrossAServerRestart) {
+  StartServer();
+  const int port = runtime_->port();
+  const int64_t id = SubmitId();
+  Result watch;
+  std::thread watcher([&] { watch = Cli("watch " + std::to_string(id)); });
+  std::this_thread::sleep_for(1000ms);
+  // The server shuts down (WatchJob ends UNAVAILABLE "watch again") and comes back.
+  runtime_->Shutdown(std::chrono::milliseconds(2000));
+  runtime_.reset();
+  std::this_thread::sleep_for(500ms);
+  server::ServerConfig config = TestConfig();
+  config.listen = "127.0.0.1:" + std::to_string(port);
+  StartServer(config);
+  std::this_thread::sleep_for(1000ms);
+  Result cancel = Cli("cancel " + std::to_string(id));
+  watcher.join();
+  ASSERT_EQ(cancel.exit_code, 0) << cancel.err;
+  EXPECT_EQ(watch.exit_code, 7) << watch.err;  // followed the job to its end: CANCELLED
+  EXPECT_NE(watch.out.find("job " + std::to_string(id) + " CANCELLED"), std::string::npos)
+      << watch.out << watch.err;
+  EXPECT_NE(watch.err.find("watching again"), std::string::npos) << watch.err;
+}
+
+TEST_F(CliRpcTest, EscapeSequencesInWorkerTextArePrintedInert) {
+  StartServer();
+  const int64_t id = SubmitId();
+  auto workers = v1::WorkerService::NewStub(Channel());
+  v1::RegisterRequest registration;
+  registration.set_hostname("node-1");
+  registration.add_devices()->set_uuid("GPU-1");
+  v1::RegisterResponse registered;
+  ASSERT_TRUE(workers->Register(Context().get(), registration, &registered).ok());
+  v1::AcquireJobRequest acquire;
+  acquire.set_worker_id(registered.worker_id());
+  acquire.set_device_uuid("GPU-1");
+  v1::AcquireJobResponse lease;
+  ASSERT_TRUE(workers->AcquireJob(Context().get(), acquire, &lease).ok());
+  ASSERT_EQ(lease.job().id(), id);
+  // A worker (or whoever holds a worker token) sends text that would retitle the window, clear
+  // the screen and recolour what follows.
+  v1::ReportProgressRequest progress;
+  progress.set_worker_id(registered.worker_id());
+  progress.set_job_id(id);
+  progress.set_run_id(lease.run_id());
+  progress.set_points_done(0);
+  progress.set_current_case("reduce/x\x1b]0;pwned\x07\x1b[2Jcase\r\nforged");
+  v1::ReportProgressResponse reported;
+  ASSERT_TRUE(workers->ReportProgress(Context().get(), progress, &reported).ok());
+  Result detail = Cli("job " + std::to_string(id));
+  EXPECT_EQ(detail.exit_code, 0) << detail.err;
+  EXPECT_EQ(detail.out.find('\x1b'), std::string::npos) << detail.out;
+  EXPECT_NE(detail.out.find("reduce/xcase  forged"), std::string::npos) << detail.out;
+  v1::FinishJobRequest finish;
+  finish.set_worker_id(registered.worker_id());
+  finish.set_job_id(id);
+  finish.set_run_id(lease.run_id());
+  finish.set_outcome(v1::JOB_OUTCOME_FAILED);
+  finish.set_error("boom\x1b[31m red \x1b[0m");
+  v1::Job finished;
+  ASSERT_TRUE(workers->FinishJob(Context().get(), finish, &finished).ok());
+  Result watch = Cli("watch " + std::to_string(id));
+  EXPECT_EQ(watch.exit_code, 7);
+  EXPECT_EQ(watch.err.find('\x1b'), std::string::npos) << watch.err;
+  EXPECT_NE(watch.err.find("boom red"), std::string::npos) << watch.err;
 }
 
 TEST_F(CliRpcTest, WatchJsonPrintsOneEventPerLine) {

@@ -30,6 +30,7 @@ target_link_libraries(warpwatch_rpc_test_fixture PUBLIC
 warpwatch_strict(warpwatch_rpc_test_fixture)
 
 add_executable(server_edge_unit_tests
+  auth/token_digest_test.cc
   auth/token_file_test.cc
   config/server_config_test.cc)
 target_link_libraries(server_edge_unit_tests PRIVATE warpwatch_server_edge GTest::gtest_main)

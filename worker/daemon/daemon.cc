@@ -79,7 +79,9 @@ Status Daemon::Run() {
                registrar.lease_seconds());
 
   RunningJobs jobs;
-  Uploader uploader(client_, &registrar, options_.uploader);
+  UploaderOptions uploader_options = options_.uploader;
+  uploader_options.on_run_lost = [&jobs](int64_t run_id) { jobs.MarkLost(run_id); };
+  Uploader uploader(client_, &registrar, uploader_options);
   ProgressReporter progress(
       client_, &registrar, &jobs,
       std::chrono::milliseconds(static_cast<int64_t>(options_.progress_interval_seconds * 1000)));

@@ -33,18 +33,18 @@ Status Heartbeater::Beat() {
   }
   v1::HeartbeatRequest request;
   request.set_worker_id(registrar_->worker_id());
-  for (int64_t id : jobs_->Ids()) request.add_running_job_ids(id);
+  for (int64_t id : jobs_->RunIds()) request.add_running_run_ids(id);
   StatusOr<v1::HeartbeatResponse> response = client_->Heartbeat(request);
   if (!response.ok()) {
     if (response.status().code() == StatusCode::kNotFound) registrar_->Invalidate();
     return response.status().Annotate("heartbeat");
   }
-  for (int64_t id : response->cancelled_job_ids()) {
-    spdlog::info("job {}: cancel requested", id);
+  for (int64_t id : response->cancelled_run_ids()) {
+    spdlog::info("run {}: cancel requested", id);
     jobs_->MarkCancelRequested(id);
   }
-  for (int64_t id : response->lost_job_ids()) {
-    spdlog::warn("job {}: lease lost; stopping it", id);
+  for (int64_t id : response->lost_run_ids()) {
+    spdlog::warn("run {}: lease lost; stopping it", id);
     jobs_->MarkLost(id);
   }
   return OkStatus();

@@ -52,7 +52,7 @@ std::string JobRunner::Run(const v1::AcquireJobResponse& lease) {
   const v1::Job& job = lease.job();
   const int64_t job_id = job.id();
   const int64_t run_id = lease.run_id();
-  std::shared_ptr<JobControl> control = context_.jobs->Add(job_id);
+  std::shared_ptr<JobControl> control = context_.jobs->Add(run_id);
   if (context_.metrics) context_.metrics->OnJobStarted(device_);
   spdlog::info("job {} (run {}) started on GPU {} ({})", job_id, run_id, device_.index(),
                device_.uuid());
@@ -66,7 +66,7 @@ std::string JobRunner::Run(const v1::AcquireJobResponse& lease) {
                      "worker cannot expand the spec: " + points.status().ToString(), *control);
   } else {
     const int64_t total = static_cast<int64_t>(points->size());
-    context_.progress->Update(job_id, 0, total, "");
+    context_.progress->Update(job_id, run_id, 0, total, "");
 
     ExecutionRequest request;
     request.device_index = device_.index();
@@ -82,13 +82,13 @@ std::string JobRunner::Run(const v1::AcquireJobResponse& lease) {
     };
     callbacks.on_point_started = [&](size_t, const catalog::Point& point) {
       current = point.Canonical();
-      context_.progress->Update(job_id, done, total, current);
+      context_.progress->Update(job_id, run_id, done, total, current);
     };
     callbacks.on_measurement = [&](size_t, const v1::Measurement& measurement) {
       ++done;
       if (context_.metrics) context_.metrics->OnPoint(device_, measurement);
       context_.uploader->Enqueue(run_id, measurement);
-      context_.progress->Update(job_id, done, total, current);
+      context_.progress->Update(job_id, run_id, done, total, current);
     };
     callbacks.cancelled = [&] {
       if (GraceOver()) control->release = true;
@@ -126,14 +126,14 @@ std::string JobRunner::Run(const v1::AcquireJobResponse& lease) {
         error = "measurements not stored: " + uploaded.ToString();
       }
       if (outcome.empty()) {
-        context_.progress->Remove(job_id);
+        context_.progress->Remove(run_id);
         outcome = Finish(job_id, run_id, finish, error, *control);
       }
     }
   }
-  context_.progress->Remove(job_id);
+  context_.progress->Remove(run_id);
   context_.uploader->Forget(run_id);
-  context_.jobs->Remove(job_id);
+  context_.jobs->Remove(run_id);
   if (context_.metrics) context_.metrics->OnJobFinished(device_, outcome);
   spdlog::info("job {} ended: {}", job_id, outcome);
   return outcome;

@@ -25,12 +25,13 @@ void ProgressReporter::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void ProgressReporter::Update(int64_t job_id, int64_t points_done, int64_t points_total,
-                              const std::string& current_case) {
+void ProgressReporter::Update(int64_t job_id, int64_t run_id, int64_t points_done,
+                              int64_t points_total, const std::string& current_case) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Entry& entry = entries_[job_id];
+    Entry& entry = entries_[run_id];
     entry.latest.set_job_id(job_id);
+    entry.latest.set_run_id(run_id);
     entry.latest.set_points_done(points_done);
     entry.latest.set_points_total(points_total);
     entry.latest.set_current_case(current_case);
@@ -39,9 +40,9 @@ void ProgressReporter::Update(int64_t job_id, int64_t points_done, int64_t point
   cv_.notify_all();
 }
 
-void ProgressReporter::Remove(int64_t job_id) {
+void ProgressReporter::Remove(int64_t run_id) {
   std::lock_guard<std::mutex> lock(mu_);
-  entries_.erase(job_id);
+  entries_.erase(run_id);
 }
 
 void ProgressReporter::Loop() {
@@ -71,11 +72,11 @@ void ProgressReporter::Loop() {
       request.set_worker_id(registrar_->worker_id());
       StatusOr<v1::ReportProgressResponse> response = client_->ReportProgress(request);
       if (response.ok()) {
-        if (response->cancel_requested()) jobs_->MarkCancelRequested(request.job_id());
+        if (response->cancel_requested()) jobs_->MarkCancelRequested(request.run_id());
       } else if (response.status().code() == StatusCode::kFailedPrecondition) {
-        spdlog::warn("job {}: progress refused, lease lost: {}", request.job_id(),
-                     response.status().message());
-        jobs_->MarkLost(request.job_id());
+        spdlog::warn("job {} run {}: progress refused, lease lost: {}", request.job_id(),
+                     request.run_id(), response.status().message());
+        jobs_->MarkLost(request.run_id());
       } else {
         spdlog::debug("job {}: progress not reported: {}", request.job_id(),
                       response.status().ToString());

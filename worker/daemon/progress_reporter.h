@@ -1,8 +1,9 @@
 // File: worker/daemon/progress_reporter.h
-// Sends each running job's progress (ReportProgress) from its own thread, so a slow or absent
-// server never stalls the executor's callbacks. Only the latest progress of a job is kept; each job
-// is reported at most once per min_interval. A reply with cancel_requested, or FAILED_PRECONDITION
-// (the job is no longer ours), is passed on to RunningJobs.
+// Sends each running run's progress (ReportProgress, naming the job and its run: the lease) from
+// its own thread, so a slow or absent server never stalls the executor's callbacks. Only the
+// latest progress of a run is kept; each run is reported at most once per min_interval. A reply
+// with cancel_requested, or FAILED_PRECONDITION (the run lost its lease), is passed on to
+// RunningJobs.
 #ifndef WARPWATCH_WORKER_DAEMON_PROGRESS_REPORTER_H_
 #define WARPWATCH_WORKER_DAEMON_PROGRESS_REPORTER_H_
 
@@ -31,12 +32,12 @@ class ProgressReporter {
   void Start();
   void Stop();
 
-  // Records the job's latest progress; sent soon by the reporter's thread (best effort: a failed
-  // report is dropped, the next one carries newer numbers anyway).
-  void Update(int64_t job_id, int64_t points_done, int64_t points_total,
+  // Records the latest progress of run `run_id` of job `job_id`; sent soon by the reporter's
+  // thread (best effort: a failed report is dropped, the next one carries newer numbers anyway).
+  void Update(int64_t job_id, int64_t run_id, int64_t points_done, int64_t points_total,
               const std::string& current_case);
-  // Forgets the job (finished); a pending report is dropped.
-  void Remove(int64_t job_id);
+  // Forgets the run (finished); a pending report is dropped.
+  void Remove(int64_t run_id);
 
  private:
   struct Entry {
@@ -56,7 +57,7 @@ class ProgressReporter {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;                    // guarded by mu_
-  std::map<int64_t, Entry> entries_;     // guarded by mu_
+  std::map<int64_t, Entry> entries_;     // by run id; guarded by mu_
 };
 
 }  // namespace warpwatch::worker

@@ -1,7 +1,10 @@
 // File: worker/daemon/running_jobs.h
-// The jobs this worker is running, with the signals that stop them: a user's cancel, a lost
-// lease, or a shutdown hand-back (set by the job's runner once the grace period is over). The heartbeat reads the ids (leases to extend) and sets the flags;
-// each job's executor polls them through JobControl::ShouldStop.
+// The runs this worker is executing, keyed by run id (AcquireJobResponse.run_id: the lease; one
+// job can be run twice at once by two GPUs of a worker, as an old run that lost its lease and the
+// new one), with the signals that stop them: a user's cancel, a lost lease, or a shutdown
+// hand-back (set by the job's runner once the grace period is over). The heartbeat reads the run
+// ids (leases to extend) and sets the flags; each job's executor polls them through
+// JobControl::ShouldStop.
 #ifndef WARPWATCH_WORKER_DAEMON_RUNNING_JOBS_H_
 #define WARPWATCH_WORKER_DAEMON_RUNNING_JOBS_H_
 
@@ -26,21 +29,21 @@ struct JobControl {
 // Thread-safe.
 class RunningJobs {
  public:
-  // Starts tracking `job_id`; the returned control lives as long as anyone holds it.
-  std::shared_ptr<JobControl> Add(int64_t job_id);
-  void Remove(int64_t job_id);
-  std::vector<int64_t> Ids() const;
+  // Starts tracking run `run_id`; the returned control lives as long as anyone holds it.
+  std::shared_ptr<JobControl> Add(int64_t run_id);
+  void Remove(int64_t run_id);
+  std::vector<int64_t> RunIds() const;
   bool empty() const;
 
-  // Unknown ids are ignored (the job may have just finished).
-  void MarkCancelRequested(int64_t job_id);
-  void MarkLost(int64_t job_id);
+  // Unknown run ids are ignored (the run may have just finished).
+  void MarkCancelRequested(int64_t run_id);
+  void MarkLost(int64_t run_id);
 
  private:
-  std::shared_ptr<JobControl> Find(int64_t job_id) const;
+  std::shared_ptr<JobControl> Find(int64_t run_id) const;
 
   mutable std::mutex mu_;
-  std::map<int64_t, std::shared_ptr<JobControl>> jobs_;  // guarded by mu_
+  std::map<int64_t, std::shared_ptr<JobControl>> runs_;  // guarded by mu_
 };
 
 }  // namespace warpwatch::worker

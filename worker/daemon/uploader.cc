@@ -197,6 +197,14 @@ Status Uploader::Send(int64_t run_id, const v1::RunEnvironment& environment,
       Status second_status = Send(run_id, environment, std::move(second));
       return first_status.ok() ? second_status : first_status;
     }
+    if (error.code() == StatusCode::kFailedPrecondition) {
+      // The run is finished server-side: its lease is lost, and nothing more of it counts.
+      spdlog::warn("run {}: upload refused, lease lost: {}", run_id, error.message());
+      if (options_.on_run_lost) options_.on_run_lost(run_id);
+      std::lock_guard<std::mutex> lock(mu_);
+      counts_.dropped += static_cast<int64_t>(batch.size());
+      return error.Annotate("uploading " + std::to_string(batch.size()) + " measurements");
+    }
     bool retry = Transient(error.code()) ||
                  ((error.code() == StatusCode::kInternal || error.code() == StatusCode::kUnknown) &&
                   ++internal_failures < options_.max_internal_retries);

@@ -1,7 +1,9 @@
 // File: worker/daemon/uploader.h
 // Background upload of finished measurements: a bounded in-memory queue drained by one thread in
 // batches per run. Transient failures (server or database gone) are retried with backoff until the
-// server returns; a batch refused as too large (RESOURCE_EXHAUSTED) is split in halves. Uploads are
+// server returns; a batch refused as too large (RESOURCE_EXHAUSTED) is split in halves; a batch
+// refused because its run is finished (FAILED_PRECONDITION: the lease was lost) is given up and
+// reported through UploaderOptions::on_run_lost. Uploads are
 // idempotent on (run, case) server-side, so a batch resent after a lost reply stores nothing twice.
 //
 // Measurements wait in memory only: a worker that dies loses the ones not yet uploaded (the job's
@@ -32,6 +34,10 @@ struct UploaderOptions {
   size_t batch_max_bytes = 1 << 20;   // serialized measurements per batch (one always goes)
   int max_internal_retries = 5;       // INTERNAL/UNKNOWN answers retried this often, then given up
   BackoffPolicy backoff;
+  // Called (on the uploader's thread, no lock held) when the server refuses a run's batch with
+  // FAILED_PRECONDITION: the run is finished server-side, its lease lost. The daemon stops the
+  // run (RunningJobs::MarkLost). May be empty.
+  std::function<void(int64_t run_id)> on_run_lost;
 };
 
 struct UploaderCounts {

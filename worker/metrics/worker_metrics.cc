@@ -1,6 +1,7 @@
 // File: worker/metrics/worker_metrics.cc
 #include "worker/metrics/worker_metrics.h"
 
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,10 @@ WorkerMetrics::WorkerMetrics(std::string hostname)
                        "1 when a clocks-event (throttle) reason is set while a job runs")),
       throttle_reasons_(Gauge(*registry_, "warpwatch_worker_throttle_reasons",
                               "NVML clocks-event reason bits while a job runs")),
+      job_points_done_(Gauge(*registry_, "warpwatch_worker_job_points_done",
+                             "Case points the job running on the GPU has finished so far")),
+      job_start_time_(Gauge(*registry_, "warpwatch_worker_job_start_time_seconds",
+                            "Unix time the job running on the GPU started")),
       points_(Counter(*registry_, "warpwatch_worker_points_total",
                       "Case points finished, by status")),
       jobs_(Counter(*registry_, "warpwatch_worker_jobs_total", "Jobs ended, by outcome")) {}
@@ -71,10 +76,17 @@ void WorkerMetrics::AddDevice(const v1::Device& device, std::unique_ptr<Telemetr
 }
 
 void WorkerMetrics::OnJobStarted(const v1::Device& device) {
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   {
     std::lock_guard<std::mutex> lock(mu_);
-    gpus_[device.uuid()].busy = true;
+    Gpu& gpu = gpus_[device.uuid()];
+    gpu.busy = true;
     busy_.Add(GpuLabels(device)).Set(1);
+    if (!gpu.job.points_done) gpu.job.points_done = &job_points_done_.Add(GpuLabels(device));
+    gpu.job.points_done->Set(0);
+    if (!gpu.job.start_time) gpu.job.start_time = &job_start_time_.Add(GpuLabels(device));
+    gpu.job.start_time->Set(now);
   }
   cv_.notify_all();  // sample at once
 }
@@ -84,6 +96,9 @@ void WorkerMetrics::OnJobFinished(const v1::Device& device, const std::string& o
   Gpu& gpu = gpus_[device.uuid()];
   gpu.busy = false;
   ClearTelemetryGauges(&gpu);
+  if (gpu.job.points_done) job_points_done_.Remove(gpu.job.points_done);
+  if (gpu.job.start_time) job_start_time_.Remove(gpu.job.start_time);
+  gpu.job = JobGauges{};
   busy_.Add(GpuLabels(device)).Set(0);
   prometheus::Labels labels = GpuLabels(device);
   labels["outcome"] = outcome;
@@ -95,6 +110,10 @@ void WorkerMetrics::OnPoint(const v1::Device& device, const v1::Measurement& m) 
   labels["status"] = StatusLabel(m.status());
   std::lock_guard<std::mutex> lock(mu_);
   points_.Add(labels).Increment();
+  auto gpu = gpus_.find(device.uuid());
+  if (gpu != gpus_.end() && gpu->second.busy && gpu->second.job.points_done) {
+    gpu->second.job.points_done->Increment();
+  }
   if (m.status() != v1::POINT_STATUS_OK) return;
   labels.erase("status");
   labels["family"] = m.case_().family();

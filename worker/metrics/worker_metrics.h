@@ -1,7 +1,8 @@
 // File: worker/metrics/worker_metrics.h
 // The worker's Prometheus metrics (names warpwatch_worker_*, base units): per case on its GPUs the
 // latest kernel time, bandwidth and occupancy; per GPU, while a job runs, SM clock, temperature,
-// power and throttle state; points and jobs counted by status. Labels join with dcgm-exporter:
+// power and throttle state; the job in progress (points done, start time); points and jobs counted
+// by status. Labels join with dcgm-exporter:
 // gpu, UUID, modelName, Hostname (plus family, variant, case for per-case series). Never a label
 // per job or run id.
 #ifndef WARPWATCH_WORKER_METRICS_WORKER_METRICS_H_
@@ -53,11 +54,18 @@ class WorkerMetrics : public MetricsSink {
     prometheus::Gauge* throttled = nullptr;
     prometheus::Gauge* throttle_reasons = nullptr;
   };
+  // The running job's gauges; exist only while a job runs on the GPU (a finished job's count
+  // would read as progress of the next).
+  struct JobGauges {
+    prometheus::Gauge* points_done = nullptr;
+    prometheus::Gauge* start_time = nullptr;
+  };
   struct Gpu {
     v1::Device device;
     std::unique_ptr<Telemetry> telemetry;
     bool busy = false;
     TelemetryGauges gauges;   // set while busy and sampled
+    JobGauges job;            // set while busy
   };
 
   prometheus::Labels GpuLabels(const v1::Device& device) const;
@@ -77,6 +85,8 @@ class WorkerMetrics : public MetricsSink {
   prometheus::Family<prometheus::Gauge>& power_;
   prometheus::Family<prometheus::Gauge>& throttled_;
   prometheus::Family<prometheus::Gauge>& throttle_reasons_;
+  prometheus::Family<prometheus::Gauge>& job_points_done_;
+  prometheus::Family<prometheus::Gauge>& job_start_time_;
   prometheus::Family<prometheus::Counter>& points_;
   prometheus::Family<prometheus::Counter>& jobs_;
 

@@ -6,12 +6,30 @@
 namespace warpwatch::worker {
 
 SmLimits SmLimitsOf(const cudaDeviceProp& prop) {
-  SmLimits l = SmLimitsFor(prop.major, prop.minor, prop.maxThreadsPerMultiProcessor,
-                           prop.maxBlocksPerMultiProcessor, prop.regsPerMultiprocessor,
-                           prop.regsPerBlock, static_cast<int64_t>(prop.sharedMemPerMultiprocessor),
-                           static_cast<int64_t>(prop.reservedSharedMemPerBlock));
-  l.warp_size = prop.warpSize;
-  return l;
+  DeviceResources d;
+  d.major = prop.major;
+  d.minor = prop.minor;
+  d.warp_size = prop.warpSize;
+  d.max_threads_per_block = prop.maxThreadsPerBlock;
+  d.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  d.registers_per_block = prop.regsPerBlock;
+  d.registers_per_sm = prop.regsPerMultiprocessor;
+  d.shared_per_block = static_cast<int64_t>(prop.sharedMemPerBlock);
+  d.shared_per_block_optin = static_cast<int64_t>(prop.sharedMemPerBlockOptin);
+  d.shared_per_sm = static_cast<int64_t>(prop.sharedMemPerMultiprocessor);
+  d.reserved_shared_per_block = static_cast<int64_t>(prop.reservedSharedMemPerBlock);
+  return SmLimitsFor(d);
+}
+
+KernelResources KernelResourcesOf(const cudaFuncAttributes& attr, int block_threads,
+                                  size_t dynamic_shared_bytes) {
+  KernelResources k;
+  k.block_threads = block_threads;
+  k.registers_per_thread = attr.numRegs;
+  k.static_shared_bytes = static_cast<int64_t>(attr.sharedSizeBytes);
+  k.dynamic_shared_bytes = static_cast<int64_t>(dynamic_shared_bytes);
+  k.max_dynamic_shared_bytes = attr.maxDynamicSharedSizeBytes;
+  return k;
 }
 
 StatusOr<v1::Occupancy> TheoreticalOccupancy(const kernels::LaunchShape& shape,
@@ -37,12 +55,9 @@ StatusOr<v1::Occupancy> TheoreticalOccupancy(const kernels::LaunchShape& shape,
   const int max_warps = prop.maxThreadsPerMultiProcessor / prop.warpSize;
   o.set_theoretical(max_warps > 0 ? static_cast<double>(active_blocks * warps_per_block) / max_warps
                                   : 0.0);
-  KernelResources k;
-  k.block_threads = block;
-  k.registers_per_thread = attr.numRegs;
-  k.shared_bytes_per_block =
-      static_cast<int64_t>(attr.sharedSizeBytes + shape.dynamic_shared_bytes);
-  o.set_limiter(EstimateOccupancy(k, SmLimitsOf(prop)).limiter);
+  o.set_limiter(EstimateOccupancy(KernelResourcesOf(attr, block, shape.dynamic_shared_bytes),
+                                  SmLimitsOf(prop))
+                    .limiter);
   return o;
 }
 

@@ -15,6 +15,11 @@ namespace warpwatch::worker {
 // The calculator's limits for a device.
 SmLimits SmLimitsOf(const cudaDeviceProp& prop);
 
+// A kernel's resources for a launch of `block_threads` threads with `dynamic_shared_bytes`
+// (what cuda_occupancy.h's cudaOccFuncAttributes takes from cudaFuncAttributes).
+KernelResources KernelResourcesOf(const cudaFuncAttributes& attr, int block_threads,
+                                  size_t dynamic_shared_bytes);
+
 // Precondition: shape.function != nullptr. Fills every field but `achieved`. When the calculator
 // and the occupancy API disagree on the active blocks, the API's number is reported (it knows the
 // driver's shared-memory carve-out) and the limiter is still the calculator's.

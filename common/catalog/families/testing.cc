@@ -17,6 +17,10 @@ FamilyInfo TestingFault() {
        false},
       {"trap", "executes __trap(): cudaErrorLaunchFailure (sticky)", false, false},
       {"hang", "spins forever: only the point timeout ends it", false, false},
+      {"persistent_error",
+       "leaves a stream capture open: every later sync fails with a code no sticky list names "
+       "(cudaErrorStreamCaptureUnsupported); only the second-sync rule retires the child",
+       false, false},
   };
   f.axes = {ProblemSizeAxis("float elements", {1 << 20}, 1, 1 << 24)};
   f.test_only = true;

@@ -112,6 +112,11 @@ class RegistersFamily : public Family {
                                      " exceeds the variant's __launch_bounds__ of " +
                                      std::to_string(bound) + " threads");
     }
+    if (c.bound == RegisterBound::kBounds1024x2 && prop.maxThreadsPerMultiProcessor < 2048) {
+      return FailedPreconditionError(
+          "launch_bounds_1024_2 needs 2048 threads per SM for two 1024-thread blocks (this GPU "
+          "has " + std::to_string(prop.maxThreadsPerMultiProcessor) + ")");
+    }
     c.block = static_cast<unsigned>(block);
     ASSIGN_OR_RETURN(cudaFuncAttributes attr, RecurrenceAttributes(c.bound));
     if (block > attr.maxThreadsPerBlock) {

@@ -41,7 +41,8 @@ FaultKernel KernelFor(FaultKind kind) {
     case FaultKind::kIllegalAddress: return IllegalAddressKernel;
     case FaultKind::kTrap: return TrapKernel;
     case FaultKind::kHang: return HangKernel;
-    case FaultKind::kOk: break;
+    case FaultKind::kOk:
+    case FaultKind::kPersistentError: break;
   }
   return CopyKernel;
 }
@@ -57,6 +58,16 @@ Status LaunchFault(FaultKind kind, const float* d_in, float* d_out, const int* d
   KernelFor(kind)<<<grid, block, 0, stream>>>(d_in, d_out, n, d_flag);
   CUDA_RETURN_IF_LAUNCH_ERROR();
   return OkStatus();
+}
+
+Status LeaveStreamCaptureOpen(cudaStream_t capture_stream, const float* d_in, float* d_out,
+                              int64_t n, unsigned grid, unsigned block) {
+  CUDA_RETURN_IF_ERROR(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeGlobal));
+  CopyKernel<<<grid, block, 0, capture_stream>>>(d_in, d_out, n, nullptr);
+  CUDA_RETURN_IF_LAUNCH_ERROR();
+  // Deliberately no cudaStreamEndCapture: the process stays in capture mode.
+  CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
+  return InternalError("cudaDeviceSynchronize succeeded inside an open stream capture");
 }
 
 }  // namespace warpwatch::kernels::fault

@@ -9,7 +9,8 @@ DistancePrefix::DistancePrefix(const std::vector<double>& series)
     : stride_(series.size() + 1), sums_(series.size() * (series.size() + 1), 0) {
   for (size_t k = 0; k < series.size(); ++k) {
     double* row = &sums_[k * stride_];
-    for (size_t i = 0; i < series.size(); ++i) row[i + 1] = row[i] + std::fabs(series[i] - series[k]);
+    for (size_t i = 0; i < series.size(); ++i)
+      row[i + 1] = row[i] + std::fabs(series[i] - series[k]);
   }
 }
 

@@ -29,8 +29,9 @@ WelchResult WelchTTest(const std::vector<double>& a, const std::vector<double>& 
   const double se2_b = var_b / static_cast<double>(b.size());
   const double se2 = se2_a + se2_b;
   if (!(se2 > 0)) {
-    result.t = mean_a == mean_b ? 0 : std::copysign(std::numeric_limits<double>::infinity(),
-                                                    mean_a - mean_b);
+    result.t = mean_a == mean_b
+                   ? 0
+                   : std::copysign(std::numeric_limits<double>::infinity(), mean_a - mean_b);
     result.df = static_cast<double>(a.size() + b.size() - 2);
     result.p_value = mean_a == mean_b ? 1 : 0;
     return result;

@@ -3,12 +3,34 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
+#include <random>
+
 #include "server/logging/logging.h"
 
 namespace warpwatch::server::detail {
 
+bool HidesDetail(const Status& status) {
+  return status.code() == StatusCode::kInternal || status.code() == StatusCode::kUnknown ||
+         status.code() == StatusCode::kDataLoss;
+}
+
+std::string NewRequestId() {
+  thread_local std::mt19937_64 random(std::random_device{}());
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(random()));
+  return text;
+}
+
+Status ClientStatus(const Status& status, const std::string& request_id) {
+  if (!HidesDetail(status)) return status;
+  return Status(status.code(), "internal error (request id " + request_id +
+                                   "); the server log has the details under that id");
+}
+
 void LogCallFailure(std::string_view method, const grpc::ServerContextBase& context,
-                    const std::string& principal, const Status& status) {
+                    const std::string& principal, const Status& status,
+                    const std::string& request_id) {
   bool server_side = false;
   switch (status.code()) {
     case StatusCode::kInternal:
@@ -22,9 +44,11 @@ void LogCallFailure(std::string_view method, const grpc::ServerContextBase& cont
       break;
   }
   const spdlog::level::level_enum level = server_side ? spdlog::level::warn : spdlog::level::debug;
-  spdlog::log(level, "msg=\"rpc failed\" method={} peer={} principal={} code={} error=\"{}\"",
+  spdlog::log(level,
+              "msg=\"rpc failed\" method={} peer={} principal={} code={} request_id={} "
+              "error=\"{}\"",
               method, context.peer(), principal, StatusCodeName(status.code()),
-              LogEscape(status.message()));
+              request_id.empty() ? "-" : request_id, LogEscape(status.message()));
 }
 
 }  // namespace warpwatch::server::detail

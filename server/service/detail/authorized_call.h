@@ -1,6 +1,8 @@
 // File: server/service/detail/authorized_call.h
 // The shared top of every RPC handler: authorize the caller for the method, run the body with the
-// caller's principal, log failures, and convert the result to a grpc::Status.
+// caller's principal, log failures, and convert the result to a grpc::Status. Server internals
+// (the store's SQL error text) never reach the client: they are logged under a request id that
+// the client's message names.
 #ifndef WARPWATCH_SERVER_SERVICE_DETAIL_AUTHORIZED_CALL_H_
 #define WARPWATCH_SERVER_SERVICE_DETAIL_AUTHORIZED_CALL_H_
 
@@ -16,9 +18,21 @@
 namespace warpwatch::server::detail {
 
 // Logs a failed call: server-side trouble (INTERNAL, UNKNOWN, DATA_LOSS, UNAVAILABLE, ABORTED)
-// at warn, caller mistakes at debug.
+// at warn, caller mistakes at debug. `request_id` (may be empty) ties the line to the answer.
 void LogCallFailure(std::string_view method, const grpc::ServerContextBase& context,
-                    const std::string& principal, const Status& status);
+                    const std::string& principal, const Status& status,
+                    const std::string& request_id = "");
+
+// Whether `status` may carry server internals (SQL text, table names): INTERNAL, UNKNOWN and
+// DATA_LOSS. Clients get a generic message for these (ClientStatus).
+bool HidesDetail(const Status& status);
+
+// A fresh random request id: 16 hex digits. Thread-safe.
+std::string NewRequestId();
+
+// What the client sees of a failed call: `status` itself, or for HidesDetail codes the same
+// code with "internal error (request id <request_id>) ..." and nothing of the original message.
+Status ClientStatus(const Status& status, const std::string& request_id);
 
 // body: Status(const auth::Principal&). Runs only when the caller may call `method`.
 template <typename Body>
@@ -31,8 +45,11 @@ grpc::Status AuthorizedCall(const auth::Authorizer& authorizer,
     return ToGrpcStatus(principal.status());
   }
   Status status = body(*principal);
-  if (!status.ok()) LogCallFailure(method, context, principal->name, status);
-  return ToGrpcStatus(status);
+  if (status.ok()) return grpc::Status::OK;
+  // The full message goes to the log only; the client gets what it may see, with an id to quote.
+  const std::string request_id = HidesDetail(status) ? NewRequestId() : std::string();
+  LogCallFailure(method, context, principal->name, status, request_id);
+  return ToGrpcStatus(ClientStatus(status, request_id));
 }
 
 }  // namespace warpwatch::server::detail

@@ -62,9 +62,9 @@ Status ValidateRegister(const v1::RegisterRequest& request) {
 
 Status ValidateHeartbeat(const v1::HeartbeatRequest& request) {
   RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
-  for (int i = 0; i < request.running_job_ids_size(); ++i) {
-    const std::string field = "running_job_ids[" + std::to_string(i) + "]";
-    RETURN_IF_ERROR(Positive(request.running_job_ids(i), field.c_str()));
+  for (int i = 0; i < request.running_run_ids_size(); ++i) {
+    const std::string field = "running_run_ids[" + std::to_string(i) + "]";
+    RETURN_IF_ERROR(Positive(request.running_run_ids(i), field.c_str()));
   }
   return OkStatus();
 }
@@ -81,6 +81,7 @@ Status ValidateAcquireJob(const v1::AcquireJobRequest& request) {
 Status ValidateReportProgress(const v1::ReportProgressRequest& request) {
   RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
   RETURN_IF_ERROR(Positive(request.job_id(), "job_id"));
+  RETURN_IF_ERROR(Positive(request.run_id(), "run_id"));
   if (request.points_done() < 0) return InvalidArgumentError("points_done: negative");
   if (request.points_total() < 0) return InvalidArgumentError("points_total: negative");
   if (request.current_case().size() > 4096) {
@@ -115,7 +116,7 @@ Status ValidateUploadMeasurements(const v1::UploadMeasurementsRequest& request,
 Status ValidateFinishJob(const v1::FinishJobRequest& request) {
   RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
   RETURN_IF_ERROR(Positive(request.job_id(), "job_id"));
-  if (request.run_id() < 0) return InvalidArgumentError("run_id: negative");
+  RETURN_IF_ERROR(Positive(request.run_id(), "run_id"));
   if (request.outcome() == v1::JOB_OUTCOME_UNSPECIFIED ||
       !v1::JobOutcome_IsValid(request.outcome())) {
     return InvalidArgumentError("outcome: unspecified or unknown");

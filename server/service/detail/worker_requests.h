@@ -24,16 +24,16 @@ inline constexpr size_t kMaxErrorLength = 64 * 1024;  // FinishJob.error
 
 // hostname set; devices with distinct non-empty uuids; bounded labels and text.
 Status ValidateRegister(const v1::RegisterRequest& request);
-// worker_id set; job ids > 0.
+// worker_id set; run ids > 0.
 Status ValidateHeartbeat(const v1::HeartbeatRequest& request);
 // worker_id, device_uuid set; wait_seconds finite and >= 0.
 Status ValidateAcquireJob(const v1::AcquireJobRequest& request);
-// worker_id set; job_id > 0; 0 <= points_done; 0 <= points_total.
+// worker_id set; job_id, run_id > 0; 0 <= points_done; 0 <= points_total.
 Status ValidateReportProgress(const v1::ReportProgressRequest& request);
 // worker_id set; run_id > 0; the batch within `limits`; every measurement has case.canonical.
 Status ValidateUploadMeasurements(const v1::UploadMeasurementsRequest& request,
                                   const UploadLimits& limits);
-// worker_id set; job_id > 0; a known outcome other than UNSPECIFIED; bounded error.
+// worker_id set; job_id, run_id > 0; a known outcome other than UNSPECIFIED; bounded error.
 Status ValidateFinishJob(const v1::FinishJobRequest& request);
 
 }  // namespace warpwatch::server::detail

@@ -15,8 +15,8 @@ namespace warpwatch::server::detail {
 // ("SELECT " + JobColumns() + " FROM job j WHERE ...").
 const std::string& JobColumns();
 
-// Decodes a row selected with JobColumns() (in that order, starting at column 0).
-StatusOr<v1::Job> JobFromRow(const pqxx::row& row);
+// Decodes a row selected with JobColumns() (in that order, starting at column `first`).
+StatusOr<v1::Job> JobFromRow(const pqxx::row& row, int first = 0);
 
 }  // namespace warpwatch::server::detail
 

@@ -1,10 +1,10 @@
 // File: server/store/detail/measurement_row.cc
 #include "server/store/detail/measurement_row.h"
 
-#include <charconv>
-#include <map>
+#include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
-#include <vector>
+#include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
 
@@ -39,10 +39,154 @@ std::string LimiterName(v1::OccupancyLimiter l) {
   }
 }
 
-std::string DoubleText(double v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  return std::string(buf, r.ptr);
+// A double for json_to_recordset: a JSON number (printed exactly), or PostgreSQL's spelling of
+// a non-finite value as a string (JSON has no NaN; float8 input reads the string).
+nlohmann::json Double(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  return v;
+}
+
+// Sample arrays travel as PostgreSQL array literals inside the JSON (a text field cast in SQL):
+// array_in reads them far faster than json_to_recordset converts thousands of JSON numbers.
+template <typename Repeated>
+std::string DoubleArray(const Repeated& values) {
+  return DoubleArrayLiteral(std::vector<double>(values.begin(), values.end()));
+}
+
+// The columns of one row, the record type of json_to_recordset below (same order).
+constexpr const char* kRecordColumns =
+    "case_canonical text, family text, variant text, params jsonb, series_id text,"
+    " kernel_name text, status text, error text, samples_seconds text,"
+    " sample_sm_clock_mhz text, sample_throttled text, sample_kernel_seconds text,"
+    " sample_group text,"
+    " throttled_fraction double precision, median_seconds double precision,"
+    " mean_seconds double precision, min_seconds double precision, max_seconds double precision,"
+    " stddev_seconds double precision, p10_seconds double precision, p90_seconds double precision,"
+    " rel_stderr double precision, median_sm_clock_mhz double precision, bytes double precision,"
+    " flops double precision, gbps double precision, gflops double precision,"
+    " pct_of_peak_bandwidth double precision, block_size integer, grid_size bigint,"
+    " registers_per_thread integer, static_shared_bytes bigint, dynamic_shared_bytes bigint,"
+    " local_bytes_per_thread bigint, max_threads_per_block integer, active_blocks_per_sm integer,"
+    " theoretical_occupancy double precision, occupancy_limiter text,"
+    " achieved_occupancy double precision, counters jsonb, counters_note text, verified boolean,"
+    " max_error double precision, l2_flushed boolean, stop_reason text, measured_us bigint,"
+    " doc json";
+
+constexpr const char* kInsertColumns =
+    "run_id, case_canonical, family, variant, params, series_id, kernel_name, status, error,"
+    " samples_seconds, sample_sm_clock_mhz, sample_throttled, sample_kernel_seconds, sample_group,"
+    " throttled_fraction, median_seconds, mean_seconds, min_seconds, max_seconds, stddev_seconds,"
+    " p10_seconds, p90_seconds, rel_stderr, median_sm_clock_mhz, bytes, flops, gbps, gflops,"
+    " pct_of_peak_bandwidth, block_size, grid_size, registers_per_thread, static_shared_bytes,"
+    " dynamic_shared_bytes, local_bytes_per_thread, max_threads_per_block, active_blocks_per_sm,"
+    " theoretical_occupancy, occupancy_limiter, achieved_occupancy, counters, counters_note,"
+    " verified, max_error, l2_flushed, stop_reason, measured_at, doc";
+
+// One element of the JSON array json_to_recordset reads (columns of kRecordColumns).
+StatusOr<std::string> Record(int64_t run_id, const std::string& series_id,
+                             const v1::Measurement& m) {
+  // The document: everything but the sample arrays, which have columns of their own.
+  v1::Measurement doc = m;
+  doc.set_run_id(run_id);
+  doc.set_series_id(series_id);
+  doc.clear_samples_seconds();
+  doc.clear_sample_sm_clock_mhz();
+  doc.clear_sample_throttled();
+  doc.clear_sample_kernel_seconds();
+  doc.clear_sample_group();
+  ASSIGN_OR_RETURN(std::string doc_json, MessageToJson(doc));
+
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [k, v] : m.case_().params()) params[k] = v;
+  nlohmann::json counters = nlohmann::json::object();
+  for (const auto& [k, v] : m.counters()) counters[k] = Double(v);
+  const std::string throttled =
+      BoolArrayLiteral(std::vector<bool>(m.sample_throttled().begin(), m.sample_throttled().end()));
+  const std::string groups =
+      BigintArrayLiteral(std::vector<int64_t>(m.sample_group().begin(), m.sample_group().end()));
+  const v1::SampleStats& st = m.stats();
+  const v1::Occupancy& oc = m.occupancy();
+
+  nlohmann::json r;
+  r["case_canonical"] = m.case_().canonical();
+  r["family"] = m.case_().family();
+  r["variant"] = m.case_().variant();
+  r["params"] = std::move(params);
+  r["series_id"] = series_id;
+  r["kernel_name"] = m.kernel_name();
+  r["status"] = PointStatusName(m.status());
+  r["error"] = m.error();
+  r["samples_seconds"] = DoubleArray(m.samples_seconds());
+  r["sample_sm_clock_mhz"] = DoubleArray(m.sample_sm_clock_mhz());
+  r["sample_throttled"] = throttled;
+  r["sample_kernel_seconds"] = DoubleArray(m.sample_kernel_seconds());
+  r["sample_group"] = groups;
+  r["throttled_fraction"] = Double(m.throttled_fraction());
+  r["median_seconds"] = Double(st.median());
+  r["mean_seconds"] = Double(st.mean());
+  r["min_seconds"] = Double(st.min());
+  r["max_seconds"] = Double(st.max());
+  r["stddev_seconds"] = Double(st.stddev());
+  r["p10_seconds"] = Double(st.p10());
+  r["p90_seconds"] = Double(st.p90());
+  r["rel_stderr"] = Double(st.rel_stderr());
+  r["median_sm_clock_mhz"] = Double(m.median_sm_clock_mhz());
+  r["bytes"] = Double(m.bytes());
+  r["flops"] = Double(m.flops());
+  r["gbps"] = Double(m.gbps());
+  r["gflops"] = Double(m.gflops());
+  r["pct_of_peak_bandwidth"] = Double(m.pct_of_peak_bandwidth());
+  r["block_size"] = oc.block_size();
+  r["grid_size"] = oc.grid_size();
+  r["registers_per_thread"] = oc.registers_per_thread();
+  r["static_shared_bytes"] = oc.static_shared_bytes();
+  r["dynamic_shared_bytes"] = oc.dynamic_shared_bytes();
+  r["local_bytes_per_thread"] = oc.local_bytes_per_thread();
+  r["max_threads_per_block"] = oc.max_threads_per_block();
+  r["active_blocks_per_sm"] = oc.active_blocks_per_sm();
+  r["theoretical_occupancy"] = Double(oc.theoretical());
+  r["occupancy_limiter"] = LimiterName(oc.limiter());
+  // NULL when achieved occupancy was not measured.
+  r["achieved_occupancy"] = oc.has_achieved() ? Double(oc.achieved()) : nlohmann::json();
+  r["counters"] = std::move(counters);
+  r["counters_note"] = m.counters_note();
+  r["verified"] = m.verified();
+  r["max_error"] = Double(m.max_error());
+  r["l2_flushed"] = m.l2_flushed();
+  r["stop_reason"] = m.stop_reason();
+  r["measured_us"] = m.has_measured_at() ? MicrosFromTimestamp(m.measured_at()) : 0;
+  // The document is spliced in as the JSON text protobuf wrote, not parsed again.
+  std::string text = r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  text.pop_back();  // the closing brace
+  text += ",\"doc\":";
+  text += doc_json;
+  text += '}';
+  return text;
+}
+
+// Elements of a one-dimensional PostgreSQL array literal ("{1.5,NaN}", "{t,f}"); no quoting
+// (numbers and booleans only).
+std::vector<std::string> ArrayElements(const std::string& literal) {
+  std::vector<std::string> out;
+  if (literal.size() < 2) return out;
+  const std::string body = literal.substr(1, literal.size() - 2);
+  size_t start = 0;
+  while (start <= body.size() && !body.empty()) {
+    const size_t comma = body.find(',', start);
+    out.push_back(
+        body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+double ParseDouble(const std::string& text) {
+  if (text == "NaN") return std::nan("");
+  if (text == "Infinity") return HUGE_VAL;
+  if (text == "-Infinity") return -HUGE_VAL;
+  return std::strtod(text.c_str(), nullptr);
 }
 
 }  // namespace
@@ -51,57 +195,69 @@ std::string SeriesId(const std::string& case_canonical, const std::string& devic
   return case_canonical + "@" + device_model;
 }
 
-StatusOr<bool> InsertMeasurement(pqxx::work& tx, int64_t run_id, const std::string& series_id,
-                                 const v1::Measurement& m) {
-  v1::Measurement doc = m;
-  doc.set_run_id(run_id);
-  doc.set_series_id(series_id);
-  ASSIGN_OR_RETURN(std::string doc_json, MessageToJson(doc));
-
-  nlohmann::json params = nlohmann::json::object();
-  for (const auto& [k, v] : m.case_().params()) params[k] = v;
-  nlohmann::json counters = nlohmann::json::object();
-  for (const auto& [k, v] : m.counters()) counters[k] = v;
-  const std::vector<double> samples(m.samples_seconds().begin(), m.samples_seconds().end());
-  const std::vector<double> clocks(m.sample_sm_clock_mhz().begin(), m.sample_sm_clock_mhz().end());
-  const std::vector<bool> throttled(m.sample_throttled().begin(), m.sample_throttled().end());
-  const v1::SampleStats& st = m.stats();
-  const v1::Occupancy& oc = m.occupancy();
-  // NULL when achieved occupancy was not measured.
-  const std::string achieved_text = DoubleText(oc.achieved());
-  const char* achieved = oc.has_achieved() ? achieved_text.c_str() : nullptr;
-  const int64_t measured_us = m.has_measured_at() ? MicrosFromTimestamp(m.measured_at()) : 0;
-
+StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::string& device_model,
+                                 const std::vector<v1::Measurement>& batch) {
+  if (batch.empty()) return 0;
+  std::string records = "[";
+  for (const v1::Measurement& m : batch) {
+    ASSIGN_OR_RETURN(std::string record,
+                     Record(run_id, SeriesId(m.case_().canonical(), device_model), m));
+    if (records.size() > 1) records += ',';
+    records += record;
+  }
+  records += ']';
+  // One round trip for the whole batch. Rows conflicting with stored ones, or with an earlier
+  // row of the same batch, are skipped.
   pqxx::result r = tx.exec_params(
-      "INSERT INTO measurement (run_id, case_canonical, family, variant, params, series_id,"
-      "  kernel_name, status, error, samples_seconds, sample_sm_clock_mhz, sample_throttled,"
-      "  throttled_fraction, median_seconds, mean_seconds, min_seconds, max_seconds,"
-      "  stddev_seconds, p10_seconds, p90_seconds, rel_stderr, median_sm_clock_mhz, bytes, flops,"
-      "  gbps, gflops, pct_of_peak_bandwidth, block_size, grid_size, registers_per_thread,"
-      "  static_shared_bytes, dynamic_shared_bytes, local_bytes_per_thread,"
-      "  max_threads_per_block, active_blocks_per_sm, theoretical_occupancy, occupancy_limiter,"
-      "  achieved_occupancy, counters, counters_note, verified, max_error, l2_flushed,"
-      "  stop_reason, measured_at, doc)"
-      " VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10::double precision[],"
-      "  $11::double precision[], $12::boolean[], $13, $14, $15, $16, $17, $18, $19, $20, $21,"
-      "  $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37,"
-      "  $38::double precision, $39::jsonb, $40, $41, $42, $43, $44,"
-      "  CASE WHEN $45::bigint = 0 THEN NULL"
-      "       ELSE 'epoch'::timestamptz + $45::bigint * interval '1 microsecond' END,"
-      "  $46::jsonb)"
-      " ON CONFLICT (run_id, case_canonical) DO NOTHING RETURNING id",
-      run_id, m.case_().canonical(), m.case_().family(), m.case_().variant(), params.dump(),
-      series_id, m.kernel_name(), PointStatusName(m.status()), m.error(),
-      DoubleArrayLiteral(samples), DoubleArrayLiteral(clocks), BoolArrayLiteral(throttled),
-      m.throttled_fraction(), st.median(), st.mean(), st.min(), st.max(), st.stddev(), st.p10(),
-      st.p90(), st.rel_stderr(), m.median_sm_clock_mhz(), m.bytes(), m.flops(), m.gbps(),
-      m.gflops(), m.pct_of_peak_bandwidth(), oc.block_size(), oc.grid_size(),
-      oc.registers_per_thread(), oc.static_shared_bytes(), oc.dynamic_shared_bytes(),
-      oc.local_bytes_per_thread(), oc.max_threads_per_block(), oc.active_blocks_per_sm(),
-      oc.theoretical(), LimiterName(oc.limiter()), achieved,
-      counters.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), m.counters_note(),
-      m.verified(), m.max_error(), m.l2_flushed(), m.stop_reason(), measured_us, doc_json);
-  return !r.empty();
+      std::string("INSERT INTO measurement (") + kInsertColumns +
+          ") SELECT $1, case_canonical, family, variant, params, series_id, kernel_name, status,"
+          " error, samples_seconds::double precision[], sample_sm_clock_mhz::double precision[],"
+          " sample_throttled::boolean[], sample_kernel_seconds::double precision[],"
+          " sample_group::integer[], throttled_fraction, median_seconds, mean_seconds, min_seconds,"
+          " max_seconds, stddev_seconds, p10_seconds, p90_seconds, rel_stderr,"
+          " median_sm_clock_mhz, bytes, flops, gbps, gflops, pct_of_peak_bandwidth, block_size,"
+          " grid_size, registers_per_thread, static_shared_bytes, dynamic_shared_bytes,"
+          " local_bytes_per_thread, max_threads_per_block, active_blocks_per_sm,"
+          " theoretical_occupancy, occupancy_limiter, achieved_occupancy, counters, counters_note,"
+          " verified, max_error, l2_flushed, stop_reason,"
+          " CASE WHEN measured_us = 0 THEN NULL"
+          "      ELSE 'epoch'::timestamptz + measured_us * interval '1 microsecond' END,"
+          " doc::jsonb"
+          " FROM json_to_recordset($2::json) AS r(" +
+          kRecordColumns + ") ON CONFLICT (run_id, case_canonical) DO NOTHING RETURNING id",
+      run_id, records);
+  return static_cast<int>(r.size());
+}
+
+StatusOr<std::vector<v1::Measurement>> SelectMeasurements(pqxx::work& tx, int64_t run_id) {
+  pqxx::result rows = tx.exec_params(
+      "SELECT doc::text, samples_seconds::text, sample_sm_clock_mhz::text,"
+      " sample_throttled::text, sample_kernel_seconds::text, sample_group::text"
+      " FROM measurement WHERE run_id = $1 ORDER BY id",
+      run_id);
+  std::vector<v1::Measurement> out;
+  out.reserve(rows.size());
+  for (const pqxx::row& row : rows) {
+    v1::Measurement m;
+    RETURN_IF_ERROR(MessageFromJson(row[0].as<std::string>(), &m));
+    for (const std::string& v : ArrayElements(row[1].as<std::string>())) {
+      m.add_samples_seconds(ParseDouble(v));
+    }
+    for (const std::string& v : ArrayElements(row[2].as<std::string>())) {
+      m.add_sample_sm_clock_mhz(ParseDouble(v));
+    }
+    for (const std::string& v : ArrayElements(row[3].as<std::string>())) {
+      m.add_sample_throttled(v == "t");
+    }
+    for (const std::string& v : ArrayElements(row[4].as<std::string>())) {
+      m.add_sample_kernel_seconds(ParseDouble(v));
+    }
+    for (const std::string& v : ArrayElements(row[5].as<std::string>())) {
+      m.add_sample_group(static_cast<int32_t>(std::strtol(v.c_str(), nullptr, 10)));
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 }  // namespace warpwatch::server::detail

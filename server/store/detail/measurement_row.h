@@ -1,10 +1,14 @@
 // File: server/store/detail/measurement_row.h
-// v1::Measurement -> a measurement table row.
+// v1::Measurement <-> measurement table rows. Each sample array lives once, in its own column
+// (samples_seconds, sample_sm_clock_mhz, sample_throttled, sample_kernel_seconds, sample_group);
+// `doc` keeps every other field of the proto (kernels, counters, notes ...), so a field added
+// to Measurement is stored without a schema change. A batch is written by one statement.
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 
 #include <pqxx/transaction>
 #include <string>
+#include <vector>
 
 #include "common/status/status.h"
 #include "warpwatch/v1/measurement.pb.h"
@@ -14,12 +18,17 @@ namespace warpwatch::server::detail {
 // series_id of a case on a GPU model: "<canonical>@<device model>".
 std::string SeriesId(const std::string& case_canonical, const std::string& device_model);
 
-// INSERT ... ON CONFLICT (run_id, case_canonical) DO NOTHING. Every Measurement field goes into
-// its column; the full proto (with run_id and series_id set) into `doc`. Returns true when the
-// row was inserted, false when the case was already stored for this run.
-// Precondition: m.case_().canonical() is not empty.
-StatusOr<bool> InsertMeasurement(pqxx::work& tx, int64_t run_id, const std::string& series_id,
-                                 const v1::Measurement& m);
+// Inserts `batch` into run `run_id` in one INSERT ... SELECT FROM json_to_recordset(...)
+// ON CONFLICT (run_id, case_canonical) DO NOTHING: every field goes into its column, the rest of
+// the proto (run_id and series_id set, sample arrays cleared) into `doc`. Returns how many rows
+// were inserted; the others (already stored, or repeated in the batch) are duplicates.
+// Precondition: every m.case_().canonical() is non-empty.
+StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::string& device_model,
+                                 const std::vector<v1::Measurement>& batch);
+
+// The measurements of run `run_id` as they were uploaded (with run_id and series_id set), in
+// insertion order.
+StatusOr<std::vector<v1::Measurement>> SelectMeasurements(pqxx::work& tx, int64_t run_id);
 
 }  // namespace warpwatch::server::detail
 

@@ -23,34 +23,43 @@ class PgStore : public Store {
   Status Ping() override;
 
   StatusOr<v1::Job> EnqueueJob(const v1::JobSpec& spec, int64_t points_total,
-                               const std::string& submitted_by) override;
+                               const std::string& submitted_by,
+                               const std::string& request_id) override;
   StatusOr<v1::Job> GetJob(int64_t id) override;
   StatusOr<JobPage> ListJobs(const JobFilter& filter) override;
   StatusOr<v1::Job> CancelJob(int64_t id, const std::string& reason) override;
   StatusOr<std::map<v1::JobState, int64_t>> CountJobsByState() override;
 
-  StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration) override;
+  StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration,
+                                       const WorkerCaller& caller,
+                                       std::chrono::milliseconds online_window) override;
+  Status CheckWorkerCaller(const std::string& worker_id, const WorkerCaller& caller) override;
   Status TouchWorker(const std::string& worker_id) override;
-  StatusOr<std::vector<v1::WorkerInfo>> ListWorkers(
-      std::chrono::milliseconds online_window,
-      const std::vector<v1::WorkerState>& states) override;
+  StatusOr<WorkerPage> ListWorkers(std::chrono::milliseconds online_window,
+                                   const WorkerFilter& filter) override;
+  StatusOr<std::map<v1::WorkerState, int64_t>> CountWorkersByState(
+      std::chrono::milliseconds online_window) override;
+  StatusOr<int> PruneWorkers(std::chrono::milliseconds offline_for) override;
 
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                           const std::string& device_uuid,
                                           std::chrono::milliseconds lease_duration) override;
   StatusOr<LeaseRenewal> ExtendLeases(const std::string& worker_id,
-                                      const std::vector<int64_t>& job_ids,
+                                      const std::vector<int64_t>& run_ids,
                                       std::chrono::milliseconds lease_duration) override;
   StatusOr<int> RequeueExpiredLeases() override;
   StatusOr<int> FailTimedOutJobs(std::chrono::milliseconds default_timeout) override;
-  StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id, v1::JobOutcome outcome,
-                              const std::string& error) override;
-  StatusOr<bool> UpdateProgress(const std::string& worker_id, int64_t job_id, int64_t points_done,
-                                int64_t points_total, const std::string& current_case) override;
+  StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id, int64_t run_id,
+                              v1::JobOutcome outcome, const std::string& error) override;
+  StatusOr<bool> UpdateProgress(const std::string& worker_id, int64_t job_id, int64_t run_id,
+                                int64_t points_done, int64_t points_total,
+                                const std::string& current_case) override;
 
   StatusOr<UploadCounts> UploadMeasurements(
       int64_t run_id, const std::string& worker_id, const v1::RunEnvironment& environment,
       const std::vector<v1::Measurement>& measurements) override;
+
+  StatusOr<std::vector<v1::Measurement>> ListRunMeasurements(int64_t run_id) override;
 
   JobNotifier& job_notifier() override { return notifier_; }
 

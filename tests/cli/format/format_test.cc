@@ -7,9 +7,30 @@
 #include "cli/format/duration.h"
 #include "cli/format/progress_bar.h"
 #include "cli/format/table.h"
+#include "cli/format/terminal_text.h"
 
 namespace warpwatch::cli {
 namespace {
+
+TEST(TerminalSafeTest, DropsEscapeSequencesAndBlanksControlCharacters) {
+  EXPECT_EQ(TerminalSafe("plain reduce/x?n=1"), "plain reduce/x?n=1");
+  EXPECT_EQ(TerminalSafe("a\x1b[31mred\x1b[0m"), "ared");  // CSI (colour)
+  EXPECT_EQ(TerminalSafe("a\x1b]0;title\x07"
+                         "b"),
+            "ab");                                            // OSC ended by BEL
+  EXPECT_EQ(TerminalSafe("a\x1b]8;;http://x\x1b\\b"), "ab");  // OSC ended by ST
+  EXPECT_EQ(TerminalSafe("a\x1b"
+                         "cb"),
+            "ab");  // ESC c (reset)
+  EXPECT_EQ(TerminalSafe("a\r\nb\tc\x7f"), "a  b c ");
+  EXPECT_EQ(TerminalSafe("a\xc2\x9b"
+                         "2Jb"),
+            "a 2Jb");  // C1 CSI
+  EXPECT_EQ(TerminalSafe("H100 \xe2\x80\x94 \xc3\xa9"),
+            "H100 \xe2\x80\x94 \xc3\xa9");  // UTF-8 kept
+  EXPECT_EQ(TerminalSafe("trailing\x1b"), "trailing");
+  EXPECT_EQ(TerminalSafe("x\x1b[12;3"), "x");  // a CSI cut off before its final byte
+}
 
 TEST(TableTest, PadsColumnsToTheWidestCellAndTrimsLineEnds) {
   Table table({"ID", "STATE"});

@@ -187,5 +187,35 @@ TEST_F(RpcAuthTest, ABadTokensFileStopsTheServerFromStarting) {
   EXPECT_NE(runtime.status().message().find("wizard"), std::string::npos);
 }
 
+TEST_F(RpcAuthTest, AnOpenServerOnANetworkAddressDoesNotStartUnlessAllowed) {
+  server::ServerConfig config = TestConfig();
+  config.listen = "0.0.0.0:0";
+  auto refused = server::ServerRuntime::Start(config);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("--allow-open"), std::string::npos);
+  config.allow_open = true;
+  StartServer(config);
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = ValidSpec();
+  v1::Job job;
+  EXPECT_TRUE(JobStub()->SubmitJob(Context().get(), request, &job).ok());
+}
+
+TEST_F(RpcAuthTest, TokensWithoutTlsOnANetworkAddressDoNotStartUnlessAllowed) {
+  server::ServerConfig config = TestConfig();
+  config.listen = "0.0.0.0:0";
+  config.tokens_file = dir_.Write("tokens", std::string(kAdmin) + " admin ops\n");
+  auto refused = server::ServerRuntime::Start(config);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--allow-plaintext-tokens"), std::string::npos);
+  config.allow_plaintext_tokens = true;
+  StartServer(config);
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = ValidSpec();
+  v1::Job job;
+  EXPECT_TRUE(JobStub()->SubmitJob(Context(kAdmin).get(), request, &job).ok());
+}
+
 }  // namespace
 }  // namespace warpwatch::testing

@@ -20,9 +20,41 @@ ServerConfig Parse(std::vector<std::string> args) {
 }
 
 TEST(ServerConfigTest, DefaultsMatchTheDesign) {
-  ServerConfig config = Parse({"--database-url", "postgresql://x@h/db"});
+  ServerConfig config = Parse({"--database-url", "postgresql://x@h/db", "--allow-open"});
   EXPECT_EQ(config.listen, "0.0.0.0:50051");
   EXPECT_EQ(config.metrics_listen, "0.0.0.0:9464");
+  EXPECT_TRUE(ValidateServerConfig(config).ok());
+}
+
+TEST(ServerConfigTest, AnOpenServerOnANetworkAddressIsRefusedUnlessAllowed) {
+  ServerConfig config = Parse({"--database-url", "postgresql://x@h/db"});
+  Status status = ValidateServerConfig(config);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("--allow-open"), std::string::npos) << status.message();
+  for (const char* loopback : {"127.0.0.1:50051", "localhost:0", "[::1]:50051", "unix:/tmp/ww"}) {
+    config.listen = loopback;
+    EXPECT_TRUE(ValidateServerConfig(config).ok()) << loopback;
+  }
+  config.listen = "[::]:50051";
+  EXPECT_FALSE(ValidateServerConfig(config).ok());
+  config.listen = "10.0.0.7:50051";
+  EXPECT_FALSE(ValidateServerConfig(config).ok());
+}
+
+TEST(ServerConfigTest, TokensWithoutTlsOnANetworkAddressAreRefusedUnlessAllowed) {
+  ServerConfig config =
+      Parse({"--database-url", "postgresql://x@h/db", "--tokens-file", "/etc/ww/tokens"});
+  Status status = ValidateServerConfig(config);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("plaintext"), std::string::npos) << status.message();
+  config.allow_plaintext_tokens = true;
+  EXPECT_TRUE(ValidateServerConfig(config).ok());
+  config.allow_plaintext_tokens = false;
+  config.tls_cert = "cert.pem";
+  config.tls_key = "key.pem";
+  EXPECT_TRUE(ValidateServerConfig(config).ok());
+  config.tls_cert = config.tls_key = "";
+  config.listen = "127.0.0.1:50051";
   EXPECT_TRUE(ValidateServerConfig(config).ok());
 }
 

@@ -3,6 +3,9 @@
 // another worker, fail after max_attempts with the reason, and jobs past their timeout fail.
 #include <gtest/gtest.h>
 
+#include <thread>
+
+#include "server/metrics/gauge_refresher.h"
 #include "server/queue/job_reaper.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_store.h"
@@ -42,13 +45,14 @@ TEST_F(JobReaperRpcTest, AnExpiredLeaseIsRequeuedAndAnotherWorkerClaimsTheJob) {
   EXPECT_NE(second.run_id(), first.run_id());
   // The first worker, back from the dead, learns it lost the job and may not finish it.
   v1::HeartbeatResponse beat;
-  ASSERT_TRUE(Heartbeat(dead, {job.id()}, &beat).ok());
-  EXPECT_EQ(std::vector<int64_t>(beat.lost_job_ids().begin(), beat.lost_job_ids().end()),
-            std::vector<int64_t>{job.id()});
+  ASSERT_TRUE(Heartbeat(dead, {first.run_id()}, &beat).ok());
+  EXPECT_EQ(std::vector<int64_t>(beat.lost_run_ids().begin(), beat.lost_run_ids().end()),
+            std::vector<int64_t>{first.run_id()});
   v1::Job finished;
-  EXPECT_EQ(Finish(dead, job.id(), v1::JOB_OUTCOME_SUCCEEDED, &finished).error_code(),
-            grpc::StatusCode::FAILED_PRECONDITION);
-  ASSERT_TRUE(Finish(alive, job.id(), v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
+  EXPECT_EQ(
+      Finish(dead, job.id(), first.run_id(), v1::JOB_OUTCOME_SUCCEEDED, &finished).error_code(),
+      grpc::StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(Finish(alive, job.id(), second.run_id(), v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
   EXPECT_EQ(finished.state(), v1::JOB_STATE_SUCCEEDED);
 }
 
@@ -56,12 +60,13 @@ TEST_F(JobReaperRpcTest, HeartbeatsKeepTheLeaseAlive) {
   StartServer(FastConfig());
   const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
   const v1::Job job = Submit();
-  ASSERT_TRUE(Acquire(worker, "GPU-1", 0).has_job());
+  const v1::AcquireJobResponse lease = Acquire(worker, "GPU-1", 0);
+  ASSERT_TRUE(lease.has_job());
   for (int i = 0; i < 8; ++i) {  // 2 s, twice the lease
     std::this_thread::sleep_for(milliseconds(250));
     v1::HeartbeatResponse beat;
-    ASSERT_TRUE(Heartbeat(worker, {job.id()}, &beat).ok());
-    ASSERT_TRUE(beat.lost_job_ids().empty()) << "lost after " << (i + 1) * 250 << " ms";
+    ASSERT_TRUE(Heartbeat(worker, {lease.run_id()}, &beat).ok());
+    ASSERT_TRUE(beat.lost_run_ids().empty()) << "lost after " << (i + 1) * 250 << " ms";
   }
   EXPECT_EQ(GetJob(job.id()).state(), v1::JOB_STATE_RUNNING);
 }
@@ -88,14 +93,15 @@ TEST_F(JobReaperRpcTest, AJobPastItsTimeoutFailsAndItsWorkerLosesIt) {
   StartServer(config);
   const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
   const v1::Job job = Submit([](v1::JobSpec& s) { s.set_timeout_seconds(1); });
-  ASSERT_TRUE(Acquire(worker, "GPU-1", 0).has_job());
+  const v1::AcquireJobResponse lease = Acquire(worker, "GPU-1", 0);
+  ASSERT_TRUE(lease.has_job());
   ASSERT_TRUE(
       WaitUntil([&] { return GetJob(job.id()).state() == v1::JOB_STATE_FAILED; }, seconds(8)));
   EXPECT_EQ(GetJob(job.id()).error(), "timed out after 1 s");
   v1::HeartbeatResponse beat;
-  ASSERT_TRUE(Heartbeat(worker, {job.id()}, &beat).ok());
-  EXPECT_EQ(std::vector<int64_t>(beat.lost_job_ids().begin(), beat.lost_job_ids().end()),
-            std::vector<int64_t>{job.id()});
+  ASSERT_TRUE(Heartbeat(worker, {lease.run_id()}, &beat).ok());
+  EXPECT_EQ(std::vector<int64_t>(beat.lost_run_ids().begin(), beat.lost_run_ids().end()),
+            std::vector<int64_t>{lease.run_id()});
 }
 
 TEST_F(JobReaperRpcTest, TheServerDefaultTimeoutAppliesToJobsWithoutOne) {
@@ -118,21 +124,72 @@ class JobReaperTest : public PostgresTest {};
 TEST_F(JobReaperTest, PassesBeforeTheSchemaExistsDoNothingAndLaterOnesReap) {
   server::PgStoreOptions options;
   options.url = url_;
-  StatusOr<std::unique_ptr<server::Store>> store = server::OpenPgStore(options);
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  StatusOr<std::unique_ptr<server::Store>> opened = server::OpenPgStore(options);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  server::Store* store = opened->get();
   const std::string url = url_;
-  server::Database database(std::move(*store), [url] { return server::RunMigrations(url); });
-  server::queue::JobReaperOptions reaper_options;
-  int passes_with_store = 0;
-  reaper_options.after_pass = [&](server::Store&) { ++passes_with_store; };
-  server::queue::JobReaper reaper(&database, reaper_options);
+  server::Database database(std::move(*opened), [url] { return server::RunMigrations(url); });
+  server::queue::JobReaper reaper(&database, server::queue::JobReaperOptions{});
   EXPECT_TRUE(reaper.RunOnce().ok());  // schema not applied: nothing to do, no error
-  EXPECT_EQ(passes_with_store, 0);
+  EXPECT_EQ(reaper.errors(), 0);
   ASSERT_TRUE(database.Probe().ok());  // applies the migrations
+  // An expired lease, for the next pass to reap.
+  v1::RegisterRequest registration;
+  registration.set_hostname("node-1");
+  *registration.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
+  StatusOr<std::string> worker =
+      store->RegisterWorker(registration, server::WorkerCaller{"w", false}, seconds(30));
+  ASSERT_TRUE(worker.ok()) << worker.status().ToString();
+  StatusOr<v1::Job> job = store->EnqueueJob(RpcTest::ValidSpec(), 1, "t", "");
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  auto lease = store->ClaimJob(*worker, "GPU-1", milliseconds(1));
+  ASSERT_TRUE(lease.ok() && lease->has_value());
+  std::this_thread::sleep_for(milliseconds(20));
   ASSERT_TRUE(reaper.RunOnce().ok());
-  EXPECT_EQ(passes_with_store, 1);
-  EXPECT_EQ(reaper.requeued(), 0);
+  EXPECT_EQ(reaper.requeued(), 1);
   EXPECT_EQ(reaper.timed_out(), 0);
+  StatusOr<v1::Job> after = store->GetJob(job->id());
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->state(), v1::JOB_STATE_QUEUED);
+}
+
+TEST_F(JobReaperTest, ASlowMetricsRefreshDoesNotDelayReaping) {
+  server::PgStoreOptions options;
+  options.url = url_;
+  StatusOr<std::unique_ptr<server::Store>> opened = server::OpenPgStore(options);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  server::Store* store = opened->get();
+  const std::string url = url_;
+  server::Database database(std::move(*opened), [url] { return server::RunMigrations(url); });
+  ASSERT_TRUE(database.Probe().ok());
+  v1::RegisterRequest registration;
+  registration.set_hostname("node-1");
+  *registration.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
+  StatusOr<std::string> worker =
+      store->RegisterWorker(registration, server::WorkerCaller{"w", false}, seconds(30));
+  ASSERT_TRUE(worker.ok());
+  StatusOr<v1::Job> job = store->EnqueueJob(RpcTest::ValidSpec(), 1, "t", "");
+  ASSERT_TRUE(job.ok());
+  // Gauges whose database reads take 3 s (a big fleet, a loaded database).
+  server::metrics::GaugeRefresher gauges(&database, milliseconds(50), [](server::Store& s) {
+    (void)s.CountJobsByState();
+    std::this_thread::sleep_for(seconds(3));
+  });
+  server::queue::JobReaperOptions reaper_options;
+  reaper_options.interval = milliseconds(50);
+  server::queue::JobReaper reaper(&database, reaper_options);
+  gauges.Start();
+  reaper.Start();
+  // A lease that expires after both have started their first pass.
+  auto lease = store->ClaimJob(*worker, "GPU-1", milliseconds(300));
+  ASSERT_TRUE(lease.ok() && lease->has_value());
+  const auto claimed = std::chrono::steady_clock::now();
+  EXPECT_TRUE(WaitUntil([&] { return reaper.requeued() == 1; }, milliseconds(1500)))
+      << "reaped only after "
+      << std::chrono::duration<double>(std::chrono::steady_clock::now() - claimed).count() << " s";
+  reaper.Stop();
+  gauges.Stop();
+  EXPECT_GE(gauges.passes(), 1);
 }
 
 }  // namespace

@@ -137,6 +137,39 @@ TEST_F(FleetServiceRpcTest, TheWorkersVerbPrintsATableAndJson) {
   EXPECT_NE(code, 0);
 }
 
+TEST_F(FleetServiceRpcTest, ListWorkersPagesAndTheWorkersVerbShowsEveryPage) {
+  StartServer();
+  for (int i = 0; i < 3; ++i) {
+    Register("node-" + std::to_string(i), {MakeGpu("GPU-" + std::to_string(i), "NVIDIA H100")});
+  }
+  v1::ListWorkersRequest request;
+  request.set_page_size(2);
+  v1::ListWorkersResponse page1;
+  ASSERT_TRUE(FleetStub()->ListWorkers(Context().get(), request, &page1).ok());
+  ASSERT_EQ(page1.workers_size(), 2);
+  ASSERT_FALSE(page1.next_page_token().empty());
+  request.set_page_token(page1.next_page_token());
+  v1::ListWorkersResponse page2;
+  ASSERT_TRUE(FleetStub()->ListWorkers(Context().get(), request, &page2).ok());
+  ASSERT_EQ(page2.workers_size(), 1);
+  EXPECT_TRUE(page2.next_page_token().empty());
+  EXPECT_EQ(page2.workers(0).hostname(), "node-2");
+  // Above the maximum is clamped, not refused; negative is refused.
+  request.clear_page_token();
+  request.set_page_size(100000);
+  v1::ListWorkersResponse all;
+  ASSERT_TRUE(FleetStub()->ListWorkers(Context().get(), request, &all).ok());
+  EXPECT_EQ(all.workers_size(), 3);
+  request.set_page_size(-1);
+  EXPECT_EQ(FleetStub()->ListWorkers(Context().get(), request, &all).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  auto [code, out] = Cli("workers");
+  EXPECT_EQ(code, 0) << out;
+  for (const char* host : {"node-0", "node-1", "node-2"}) {
+    EXPECT_NE(out.find(host), std::string::npos) << out;
+  }
+}
+
 TEST_F(FleetServiceRpcTest, RolesGuardWorkerAndFleetMethods) {
   server::ServerConfig config = TestConfig();
   config.tokens_file = dir_.Write("tokens", std::string(kReader) + " reader dash\n" + kSubmitter +

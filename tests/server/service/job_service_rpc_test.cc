@@ -3,6 +3,8 @@
 // and a real PostgreSQL.
 #include <gtest/gtest.h>
 
+#include <pqxx/pqxx>
+
 #include "tests/server/runtime/rpc_test_fixture.h"
 
 namespace warpwatch::testing {
@@ -110,6 +112,45 @@ TEST_F(JobServiceRpcTest, ListJobsPagesWithTokens) {
   EXPECT_LT(page2.jobs(0).id(), page1.jobs(1).id());
 }
 
+TEST_F(JobServiceRpcTest, ARetryWithTheSameRequestIdReturnsTheFirstJobInsteadOfADuplicate) {
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = ValidSpec();
+  request.set_request_id("ci-pipeline-4711-nightly");
+  v1::Job first;
+  ASSERT_TRUE(stub_->SubmitJob(Context().get(), request, &first).ok());
+  v1::Job retry;  // e.g. the first reply was lost past the client's deadline
+  ASSERT_TRUE(stub_->SubmitJob(Context().get(), request, &retry).ok());
+  EXPECT_EQ(retry.id(), first.id());
+  v1::ListJobsRequest list;
+  v1::ListJobsResponse all;
+  ASSERT_TRUE(stub_->ListJobs(Context().get(), list, &all).ok());
+  EXPECT_EQ(all.jobs_size(), 1);
+  // The same key with another spec is a client bug: refused, nothing queued.
+  request.mutable_spec()->set_priority(9);
+  v1::Job conflict;
+  EXPECT_EQ(stub_->SubmitJob(Context().get(), request, &conflict).error_code(),
+            grpc::StatusCode::ALREADY_EXISTS);
+  ASSERT_TRUE(stub_->ListJobs(Context().get(), list, &all).ok());
+  EXPECT_EQ(all.jobs_size(), 1);
+}
+
+TEST_F(JobServiceRpcTest, APageTokenReusedWithOtherFiltersIsRefused) {
+  for (int i = 0; i < 3; ++i) Submit(ValidSpec());
+  v1::ListJobsRequest request;
+  request.set_page_size(1);
+  request.add_states(v1::JOB_STATE_QUEUED);
+  v1::ListJobsResponse page1;
+  ASSERT_TRUE(stub_->ListJobs(Context().get(), request, &page1).ok());
+  ASSERT_FALSE(page1.next_page_token().empty());
+  request.set_page_token(page1.next_page_token());
+  request.clear_states();
+  request.add_states(v1::JOB_STATE_SUCCEEDED);
+  v1::ListJobsResponse page2;
+  grpc::Status status = stub_->ListJobs(Context().get(), request, &page2);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("page_token"), std::string::npos) << status.error_message();
+}
+
 TEST_F(JobServiceRpcTest, CancelEndsAQueuedJobWithTheReason) {
   v1::Job job = Submit(ValidSpec());
   v1::CancelJobRequest request;
@@ -137,6 +178,26 @@ TEST_F(JobServiceRpcTest, CancellingAnUnknownJobIsNotFound) {
   v1::Job job;
   EXPECT_EQ(stub_->CancelJob(Context().get(), request, &job).error_code(),
             grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(JobServiceRpcTest, SqlErrorsReachTheClientOnlyAsARequestId) {
+  {
+    // Break the schema under the running server: the store's next INSERT fails in PostgreSQL.
+    pqxx::connection conn(url_);
+    pqxx::work tx(conn);
+    tx.exec("ALTER TABLE job RENAME COLUMN submitted_by TO submitted_by_hidden");
+    tx.commit();
+  }
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = ValidSpec();
+  v1::Job job;
+  grpc::Status status = stub_->SubmitJob(Context().get(), request, &job);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  const std::string& message = status.error_message();
+  EXPECT_EQ(message.find("submitted_by"), std::string::npos) << message;
+  EXPECT_EQ(message.find("column"), std::string::npos) << message;
+  EXPECT_EQ(message.find("INSERT"), std::string::npos) << message;
+  EXPECT_NE(message.find("request id "), std::string::npos) << message;
 }
 
 }  // namespace

@@ -85,14 +85,16 @@ TEST_F(WatchJobRpcTest, StreamsEachStateChangeAndEndsWhenTheJobSucceeds) {
   v1::Device* device = registration.add_devices();
   device->set_uuid("GPU-watch-test");
   device->set_name("NVIDIA H100 80GB HBM3");
-  auto worker = store->RegisterWorker(registration);
+  auto worker = store->RegisterWorker(registration, server::WorkerCaller{"watcher", false}, 60s);
   ASSERT_TRUE(worker.ok()) << worker.status().ToString();
   auto lease = store->ClaimJob(*worker, "GPU-watch-test", 60s);
   ASSERT_TRUE(lease.ok() && lease->has_value()) << lease.status().ToString();
   std::this_thread::sleep_for(300ms);
-  ASSERT_TRUE(store->UpdateProgress(*worker, job.id(), 1, 1, "reduce/warp_shuffle").ok());
+  ASSERT_TRUE(
+      store->UpdateProgress(*worker, job.id(), (*lease)->run_id, 1, 1, "reduce/warp_shuffle").ok());
   std::this_thread::sleep_for(300ms);
-  ASSERT_TRUE(store->FinishJob(*worker, job.id(), v1::JOB_OUTCOME_SUCCEEDED, "").ok());
+  ASSERT_TRUE(
+      store->FinishJob(*worker, job.id(), (*lease)->run_id, v1::JOB_OUTCOME_SUCCEEDED, "").ok());
 
   watcher.Join();
   EXPECT_TRUE(watcher.status.ok()) << watcher.status.error_message();

@@ -1,6 +1,6 @@
 // File: tests/server/service/worker_jobs_rpc_test.cc
 // WorkerService over real gRPC channels on a real PostgreSQL: idempotent uploads and their limits,
-// and a worker finishing or handing back only the jobs it holds.
+// finishing a job, and handing it back.
 #include <gtest/gtest.h>
 
 #include "tests/server/service/worker_service_rpc_fixture.h"
@@ -78,40 +78,25 @@ TEST_F(WorkerServiceRpcTest, UploadRefusesMeasurementsWithoutACaseAndBadRunIds) 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
-TEST_F(WorkerServiceRpcTest, AWorkerTouchesOnlyTheJobsItHolds) {
+// Which worker may act on a job is tested with two credentials in worker_identity_rpc_test.cc;
+// which lease (run) an act applies to, in worker_runs_rpc_test.cc.
+TEST_F(WorkerServiceRpcTest, FinishJobRefusesUnknownJobsAndUnspecifiedOutcomes) {
   StartServer();
   Held held = RegisterAndTakeAJob();
-  const std::string other = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
   const int64_t job = held.lease.job().id();
+  const int64_t run = held.lease.run_id();
   v1::Job finished;
-  grpc::Status status = Finish(other, job, v1::JOB_OUTCOME_SUCCEEDED, &finished);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
-
-  v1::ReportProgressRequest progress;
-  progress.set_worker_id(other);
-  progress.set_job_id(job);
-  progress.set_points_done(1);
-  v1::ReportProgressResponse progress_response;
-  status = WorkerStub()->ReportProgress(Context().get(), progress, &progress_response);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-
-  v1::UploadMeasurementsResponse upload;
-  status = Upload(other, held.lease.run_id(), {MakeMeasurement("a/b?n=1")}, &upload);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
-
-  v1::HeartbeatResponse heartbeat;
-  ASSERT_TRUE(Heartbeat(other, {job}, &heartbeat).ok());
-  EXPECT_EQ(std::vector<int64_t>(heartbeat.lost_job_ids().begin(), heartbeat.lost_job_ids().end()),
-            std::vector<int64_t>{job});
-
-  status = Finish(held.worker, 999999, v1::JOB_OUTCOME_SUCCEEDED, &finished);
+  grpc::Status status = Finish(held.worker, 999999, run, v1::JOB_OUTCOME_SUCCEEDED, &finished);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
-  status = Finish(held.worker, job, v1::JOB_OUTCOME_UNSPECIFIED, &finished);
+  status = Finish(held.worker, job, 0, v1::JOB_OUTCOME_SUCCEEDED, &finished);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("run_id"), std::string::npos);
+  status = Finish(held.worker, job, run, v1::JOB_OUTCOME_UNSPECIFIED, &finished);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find("outcome"), std::string::npos);
 
   // The holder may.
-  ASSERT_TRUE(Finish(held.worker, job, v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
+  ASSERT_TRUE(Finish(held.worker, job, run, v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
   EXPECT_EQ(finished.state(), v1::JOB_STATE_SUCCEEDED);
   EXPECT_EQ(GetJob(job).state(), v1::JOB_STATE_SUCCEEDED);
 }
@@ -120,8 +105,8 @@ TEST_F(WorkerServiceRpcTest, FinishJobFailedKeepsTheWorkersReason) {
   StartServer();
   Held held = RegisterAndTakeAJob();
   v1::Job finished;
-  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), v1::JOB_OUTCOME_FAILED, &finished,
-                     "child crashed 3 times")
+  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), held.lease.run_id(),
+                     v1::JOB_OUTCOME_FAILED, &finished, "child crashed 3 times")
                   .ok());
   EXPECT_EQ(finished.state(), v1::JOB_STATE_FAILED);
   EXPECT_EQ(finished.error(), "child crashed 3 times");
@@ -132,7 +117,9 @@ TEST_F(WorkerServiceRpcTest, ReleasedJobsGoBackToTheQueueForAnotherWorker) {
   Held held = RegisterAndTakeAJob();
   const std::string other = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
   v1::Job released;
-  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), v1::JOB_OUTCOME_RELEASED, &released).ok());
+  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), held.lease.run_id(),
+                     v1::JOB_OUTCOME_RELEASED, &released)
+                  .ok());
   EXPECT_EQ(released.state(), v1::JOB_STATE_QUEUED);
   v1::AcquireJobResponse again = Acquire(other, "GPU-2", 2);
   ASSERT_TRUE(again.has_job());

@@ -50,6 +50,7 @@ class WorkerRpcTest : public RpcTest {
   v1::RegisterResponse Register(const std::string& hostname, const std::vector<v1::Device>& gpus,
                                 const std::map<std::string, std::string>& labels = {},
                                 const std::string& token = "") {
+    const std::string& use = token.empty() ? token_ : token;
     v1::RegisterRequest request;
     request.set_hostname(hostname);
     request.set_version("test-1");
@@ -57,7 +58,7 @@ class WorkerRpcTest : public RpcTest {
     for (const v1::Device& gpu : gpus) *request.add_devices() = gpu;
     request.mutable_labels()->insert(labels.begin(), labels.end());
     v1::RegisterResponse response;
-    grpc::Status status = WorkerStub()->Register(Context(token).get(), request, &response);
+    grpc::Status status = WorkerStub()->Register(Context(use).get(), request, &response);
     EXPECT_TRUE(status.ok()) << status.error_message();
     return response;
   }
@@ -69,7 +70,7 @@ class WorkerRpcTest : public RpcTest {
     *request.mutable_spec() = ValidSpec();
     edit(*request.mutable_spec());
     v1::Job job;
-    grpc::Status status = JobStub()->SubmitJob(Context().get(), request, &job);
+    grpc::Status status = JobStub()->SubmitJob(Context(user_token_).get(), request, &job);
     EXPECT_TRUE(status.ok()) << status.error_message();
     return job;
   }
@@ -85,7 +86,7 @@ class WorkerRpcTest : public RpcTest {
     request.set_device_uuid(gpu);
     request.set_wait_seconds(wait_seconds);
     v1::AcquireJobResponse response;
-    grpc::Status s = WorkerStub()->AcquireJob(Context().get(), request, &response);
+    grpc::Status s = WorkerStub()->AcquireJob(Context(token_).get(), request, &response);
     if (status != nullptr) {
       *status = s;
     } else {
@@ -94,31 +95,47 @@ class WorkerRpcTest : public RpcTest {
     return response;
   }
 
+  // ReportProgress of `job` through its run `run`; `response` may be null.
+  grpc::Status Progress(const std::string& worker, int64_t job, int64_t run, int64_t done,
+                        v1::ReportProgressResponse* response = nullptr) {
+    v1::ReportProgressRequest request;
+    request.set_worker_id(worker);
+    request.set_job_id(job);
+    request.set_run_id(run);
+    request.set_points_done(done);
+    v1::ReportProgressResponse ignored;
+    return WorkerStub()->ReportProgress(Context(token_).get(), request,
+                                        response ? response : &ignored);
+  }
+
   v1::Job GetJob(int64_t id) {
     v1::GetJobRequest request;
     request.set_job_id(id);
     v1::Job job;
-    grpc::Status status = JobStub()->GetJob(Context().get(), request, &job);
+    grpc::Status status = JobStub()->GetJob(Context(user_token_).get(), request, &job);
     EXPECT_TRUE(status.ok()) << status.error_message();
     return job;
   }
 
-  grpc::Status Heartbeat(const std::string& worker, const std::vector<int64_t>& jobs,
+  // Heartbeat of `worker` extending the leases of `runs`.
+  grpc::Status Heartbeat(const std::string& worker, const std::vector<int64_t>& runs,
                          v1::HeartbeatResponse* response) {
     v1::HeartbeatRequest request;
     request.set_worker_id(worker);
-    for (int64_t id : jobs) request.add_running_job_ids(id);
-    return WorkerStub()->Heartbeat(Context().get(), request, response);
+    for (int64_t id : runs) request.add_running_run_ids(id);
+    return WorkerStub()->Heartbeat(Context(token_).get(), request, response);
   }
 
-  grpc::Status Finish(const std::string& worker, int64_t job, v1::JobOutcome outcome,
+  // FinishJob of `job` through its run `run`.
+  grpc::Status Finish(const std::string& worker, int64_t job, int64_t run, v1::JobOutcome outcome,
                       v1::Job* response, const std::string& error = "") {
     v1::FinishJobRequest request;
     request.set_worker_id(worker);
     request.set_job_id(job);
+    request.set_run_id(run);
     request.set_outcome(outcome);
     request.set_error(error);
-    return WorkerStub()->FinishJob(Context().get(), request, response);
+    return WorkerStub()->FinishJob(Context(token_).get(), request, response);
   }
 
   grpc::Status Upload(const std::string& worker, int64_t run,
@@ -128,8 +145,13 @@ class WorkerRpcTest : public RpcTest {
     request.set_worker_id(worker);
     request.set_run_id(run);
     for (const v1::Measurement& m : measurements) *request.add_measurements() = m;
-    return WorkerStub()->UploadMeasurements(Context().get(), request, response);
+    return WorkerStub()->UploadMeasurements(Context(token_).get(), request, response);
   }
+
+  // Bearer tokens the helpers send (none on an open server): token_ on WorkerService calls,
+  // user_token_ on JobService calls.
+  std::string token_;
+  std::string user_token_;
 };
 
 }  // namespace warpwatch::testing

@@ -3,9 +3,12 @@
 // the AcquireJob long-poll, selectors, heartbeats and cancels (uploads and finishing are in
 // worker_jobs_rpc_test.cc).
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <future>
 #include <pqxx/pqxx>
+#include <sstream>
 #include <thread>
 
 #include "tests/server/service/worker_service_rpc_fixture.h"
@@ -188,10 +191,11 @@ TEST_F(WorkerServiceRpcTest, HeartbeatExtendsTheLeaseAndReportsCancelsFromJobSer
   StartServer();
   Held held = RegisterAndTakeAJob();
   const int64_t job = held.lease.job().id();
+  const int64_t run = held.lease.run_id();
   v1::HeartbeatResponse beat;
-  ASSERT_TRUE(Heartbeat(held.worker, {job}, &beat).ok());
-  EXPECT_TRUE(beat.cancelled_job_ids().empty());
-  EXPECT_TRUE(beat.lost_job_ids().empty());
+  ASSERT_TRUE(Heartbeat(held.worker, {run}, &beat).ok());
+  EXPECT_TRUE(beat.cancelled_run_ids().empty());
+  EXPECT_TRUE(beat.lost_run_ids().empty());
   EXPECT_GE(beat.lease_expiry().seconds(), held.lease.lease_expiry().seconds());
 
   v1::CancelJobRequest cancel;
@@ -202,12 +206,13 @@ TEST_F(WorkerServiceRpcTest, HeartbeatExtendsTheLeaseAndReportsCancelsFromJobSer
   EXPECT_EQ(cancelled.state(), v1::JOB_STATE_RUNNING);
   EXPECT_TRUE(cancelled.cancel_requested());
 
-  ASSERT_TRUE(Heartbeat(held.worker, {job}, &beat).ok());
-  EXPECT_EQ(std::vector<int64_t>(beat.cancelled_job_ids().begin(), beat.cancelled_job_ids().end()),
-            std::vector<int64_t>{job});
+  ASSERT_TRUE(Heartbeat(held.worker, {run}, &beat).ok());
+  EXPECT_EQ(std::vector<int64_t>(beat.cancelled_run_ids().begin(), beat.cancelled_run_ids().end()),
+            std::vector<int64_t>{run});
   v1::ReportProgressRequest progress;
   progress.set_worker_id(held.worker);
   progress.set_job_id(job);
+  progress.set_run_id(run);
   progress.set_points_done(2);
   progress.set_points_total(8);
   v1::ReportProgressResponse progress_response;
@@ -215,9 +220,43 @@ TEST_F(WorkerServiceRpcTest, HeartbeatExtendsTheLeaseAndReportsCancelsFromJobSer
   EXPECT_TRUE(progress_response.cancel_requested());
 
   v1::Job finished;
-  ASSERT_TRUE(Finish(held.worker, job, v1::JOB_OUTCOME_CANCELLED, &finished).ok());
+  ASSERT_TRUE(Finish(held.worker, job, run, v1::JOB_OUTCOME_CANCELLED, &finished).ok());
   EXPECT_EQ(finished.state(), v1::JOB_STATE_CANCELLED);
   EXPECT_EQ(finished.points_done(), 2);  // the points done before the cancel stay counted
+}
+
+TEST_F(WorkerServiceRpcTest, WorkerSuppliedTextIsEscapedInTheLogSoItCannotForgeLines) {
+  StartServer();
+  std::ostringstream captured;
+  auto previous = spdlog::default_logger();
+  auto capture = std::make_shared<spdlog::logger>(
+      "capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(captured));
+  capture->set_pattern("%v");
+  capture->set_level(spdlog::level::info);
+  spdlog::set_default_logger(capture);
+  const std::string forged = "node-1\rts=2026-01-01T00:00:00Z level=error msg=\"forged\"";
+  v1::RegisterRequest request;
+  request.set_hostname(forged);
+  request.set_version("1.0\n\x1b[31mred");
+  *request.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
+  v1::RegisterResponse response;
+  grpc::Status status = WorkerStub()->Register(Context().get(), request, &response);
+  spdlog::set_default_logger(previous);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  const std::string log = captured.str();
+  ASSERT_NE(log.find("worker registered"), std::string::npos) << log;
+  EXPECT_EQ(log.find('\r'), std::string::npos) << log;
+  EXPECT_EQ(log.find('\x1b'), std::string::npos) << log;
+  EXPECT_NE(
+      log.find("hostname=\"node-1\\rts=2026-01-01T00:00:00Z level=error msg=\\\"forged\\\"\""),
+      std::string::npos)
+      << log;
+  EXPECT_NE(log.find("version=\"1.0\\n\\x1b[31mred\""), std::string::npos) << log;
+  // Every line is one event of ours: the registration's text started none.
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(line.rfind("msg=", 0), 0u) << "forged line: " << line;
+  }
 }
 
 TEST_F(WorkerServiceRpcTest, HeartbeatOfAnUnknownWorkerIsNotFound) {
@@ -243,6 +282,7 @@ TEST_F(WorkerServiceRpcTest, WatchJobStreamsProgressAsReportProgressArrives) {
   v1::ReportProgressRequest progress;
   progress.set_worker_id(held.worker);
   progress.set_job_id(job);
+  progress.set_run_id(held.lease.run_id());
   progress.set_points_done(3);
   progress.set_points_total(12);
   progress.set_current_case("reduce/warp_shuffle?n=1024");
@@ -257,7 +297,8 @@ TEST_F(WorkerServiceRpcTest, WatchJobStreamsProgressAsReportProgressArrives) {
   EXPECT_TRUE(saw_progress);
 
   v1::Job finished;
-  ASSERT_TRUE(Finish(held.worker, job, v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
+  ASSERT_TRUE(
+      Finish(held.worker, job, held.lease.run_id(), v1::JOB_OUTCOME_SUCCEEDED, &finished).ok());
   v1::JobState last = v1::JOB_STATE_UNSPECIFIED;
   while (stream->Read(&event)) last = event.job().state();
   EXPECT_EQ(last, v1::JOB_STATE_SUCCEEDED);

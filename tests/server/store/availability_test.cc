@@ -32,7 +32,7 @@ TEST_F(AvailabilityTest, CallsAnswerUnavailableQuicklyWhileTheDatabaseIsDownThen
   ExpectQuicklyUnavailable("Ping", [&] { return store_->Ping(); });
   ExpectQuicklyUnavailable("GetJob", [&] { return store_->GetJob(job.id()).status(); });
   ExpectQuicklyUnavailable("EnqueueJob",
-                           [&] { return store_->EnqueueJob(MakeSpec(), 1, "x").status(); });
+                           [&] { return store_->EnqueueJob(MakeSpec(), 1, "x", "").status(); });
   ExpectQuicklyUnavailable(
       "ClaimJob", [&] { return store_->ClaimJob(w, "GPU-1", std::chrono::seconds(5)).status(); });
   ExpectQuicklyUnavailable("ListJobs", [&] { return store_->ListJobs(JobFilter()).status(); });

@@ -2,6 +2,7 @@
 // PostgreSQL store.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <pqxx/pqxx>
 
 #include "tests/server/store/store_test_util.h"
@@ -23,11 +24,14 @@ class FleetStoreTest : public StoreTest {
     tx.commit();
   }
 
+  // The first page (of the default size) of ListWorkers.
   std::vector<v1::WorkerInfo> List(milliseconds window = seconds(30),
                                    std::vector<v1::WorkerState> states = {}) {
-    StatusOr<std::vector<v1::WorkerInfo>> r = store_->ListWorkers(window, states);
+    WorkerFilter filter;
+    filter.states = std::move(states);
+    StatusOr<WorkerPage> r = store_->ListWorkers(window, filter);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
-    return r.ok() ? *r : std::vector<v1::WorkerInfo>();
+    return r.ok() ? r->workers : std::vector<v1::WorkerInfo>();
   }
 };
 
@@ -61,7 +65,8 @@ TEST_F(FleetStoreTest, ListWorkersShowsTheJobRunningOnEachDevice) {
   const v1::Job job = Enqueue();
   ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-B", seconds(30)));
   ASSERT_TRUE(lease.has_value());
-  ASSERT_OK_AND_ASSIGN(bool cancel, store_->UpdateProgress(w, job.id(), 3, 10, "memory.copy/x"));
+  ASSERT_OK_AND_ASSIGN(bool cancel,
+                       store_->UpdateProgress(w, job.id(), lease->run_id, 3, 10, "memory.copy/x"));
   EXPECT_FALSE(cancel);
   std::vector<v1::WorkerInfo> workers = List();
   ASSERT_EQ(workers.size(), 1u);
@@ -112,10 +117,11 @@ TEST_F(FleetStoreTest, JobsPastTheirOwnTimeoutFailWithTheReason) {
   EXPECT_TRUE(after.lease_owner().empty());
   EXPECT_TRUE(after.has_finished_at());
   // The worker learns it as a lost job and can no longer finish it.
-  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->ExtendLeases(w, {job.id()}, seconds(30)));
-  EXPECT_EQ(renewal.lost_job_ids, std::vector<int64_t>{job.id()});
-  EXPECT_EQ(store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
-            StatusCode::kFailedPrecondition);
+  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->ExtendLeases(w, {lease->run_id}, seconds(30)));
+  EXPECT_EQ(renewal.lost_run_ids, std::vector<int64_t>{lease->run_id});
+  EXPECT_EQ(
+      store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
+      StatusCode::kFailedPrecondition);
   // The run is closed with the same reason.
   pqxx::connection conn(url_);
   pqxx::work tx(conn);
@@ -149,8 +155,8 @@ TEST_F(FleetStoreTest, QueuedAndFinishedJobsNeverTimeOut) {
   const v1::Job done = Enqueue();
   ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-A", seconds(600)));
   ASSERT_TRUE(lease.has_value());
-  ASSERT_OK_AND_ASSIGN(v1::Job finished,
-                       store_->FinishJob(w, done.id(), v1::JOB_OUTCOME_SUCCEEDED, ""));
+  ASSERT_OK_AND_ASSIGN(v1::Job finished, store_->FinishJob(w, done.id(), lease->run_id,
+                                                           v1::JOB_OUTCOME_SUCCEEDED, ""));
   const v1::Job queued = Enqueue();
   Exec("UPDATE run SET started_at = now() - interval '1 day'");
   Exec(
@@ -162,6 +168,68 @@ TEST_F(FleetStoreTest, QueuedAndFinishedJobsNeverTimeOut) {
   EXPECT_EQ(q.state(), v1::JOB_STATE_QUEUED);
   ASSERT_OK_AND_ASSIGN(v1::Job s, store_->GetJob(done.id()));
   EXPECT_EQ(s.state(), v1::JOB_STATE_SUCCEEDED);
+}
+
+TEST_F(FleetStoreTest, ListWorkersPagesWithoutGapsOrRepeatsAndTokensKeepTheirFilter) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) {
+    ids.push_back(Register({MakeDevice("GPU-" + std::to_string(i), "NVIDIA H100")}));
+  }
+  Exec("UPDATE worker SET last_seen = now() - interval '1 hour' WHERE id = '" + ids[4] + "'");
+  WorkerFilter filter;
+  filter.page_size = 2;
+  std::vector<std::string> seen;
+  int pages = 0;
+  while (true) {
+    ASSERT_OK_AND_ASSIGN(WorkerPage page, store_->ListWorkers(seconds(30), filter));
+    ASSERT_LE(page.workers.size(), 2u);
+    for (const v1::WorkerInfo& w : page.workers) {
+      seen.push_back(w.id());
+      EXPECT_EQ(w.devices_size(), 1);
+    }
+    ++pages;
+    if (page.next_page_token.empty()) break;
+    filter.page_token = page.next_page_token;
+  }
+  EXPECT_EQ(pages, 3);
+  std::vector<std::string> sorted = ids;
+  std::sort(sorted.begin(), sorted.end());  // one hostname: ordered by id
+  EXPECT_EQ(seen, sorted);
+  // A token is bound to its query's states; the filter is applied before paging.
+  filter.page_token.clear();
+  filter.states = {v1::WORKER_STATE_ONLINE};
+  ASSERT_OK_AND_ASSIGN(WorkerPage online, store_->ListWorkers(seconds(30), filter));
+  ASSERT_FALSE(online.next_page_token.empty());
+  filter.page_token = online.next_page_token;
+  filter.states = {v1::WORKER_STATE_OFFLINE};
+  EXPECT_EQ(store_->ListWorkers(seconds(30), filter).status().code(), StatusCode::kInvalidArgument);
+  filter.states = {v1::WORKER_STATE_ONLINE};
+  filter.page_size = 100;
+  ASSERT_OK_AND_ASSIGN(WorkerPage rest, store_->ListWorkers(seconds(30), filter));
+  EXPECT_EQ(online.workers.size() + rest.workers.size(), 4u);
+}
+
+TEST_F(FleetStoreTest, WorkersGoneLongerThanTheRetentionAreDeletedUnlessTheyHoldAJob) {
+  const std::string gone = Register({MakeDevice("GPU-A", "NVIDIA H100")});
+  const std::string busy = Register({MakeDevice("GPU-B", "NVIDIA H100")});
+  const std::string recent = Register({MakeDevice("GPU-C", "NVIDIA H100")});
+  Enqueue();
+  ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(busy, "GPU-B", seconds(600)));
+  ASSERT_TRUE(lease.has_value());
+  Exec("UPDATE worker SET last_seen = now() - interval '8 days' WHERE id IN ('" + gone + "', '" +
+       busy + "')");
+  Exec("UPDATE worker SET last_seen = now() - interval '6 days' WHERE id = '" + recent + "'");
+  ASSERT_OK_AND_ASSIGN(int pruned, store_->PruneWorkers(std::chrono::hours(24 * 7)));
+  EXPECT_EQ(pruned, 1);
+  std::vector<std::string> left;
+  for (const v1::WorkerInfo& w : List()) left.push_back(w.id());
+  std::sort(left.begin(), left.end());
+  std::vector<std::string> expected = {busy, recent};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(left, expected);
+  ASSERT_OK_AND_ASSIGN(auto counts, store_->CountWorkersByState(seconds(30)));
+  EXPECT_EQ(counts[v1::WORKER_STATE_ONLINE], 0);
+  EXPECT_EQ(counts[v1::WORKER_STATE_OFFLINE], 2);
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ class JobNotifierTest : public StoreTest {
 TEST_F(JobNotifierTest, EnqueueWakesAWaiterWithinMilliseconds) {
   WaitUntilListening();
   const uint64_t seen = store_->job_notifier().Generation();
+  // Nothing but the enqueue below may wake the waiter: nothing is pending now.
+  ASSERT_FALSE(store_->job_notifier().WaitForJob(seen, milliseconds(200)));
   std::promise<void> started;
   auto woke = std::async(std::launch::async, [&]() -> bool {
     started.set_value();
@@ -65,12 +67,23 @@ TEST_F(JobNotifierTest, AJobQueuedBeforeTheWaitStartsIsNotMissed) {
 TEST_F(JobNotifierTest, ReleasedJobsWakeWaitersToo) {
   WaitUntilListening();
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
+  const uint64_t before_enqueue = store_->job_notifier().Generation();
   const v1::Job job = Enqueue();
+  // The enqueue's own notification must have arrived before the waiter starts, or it could be
+  // what wakes the waiter.
+  ASSERT_TRUE(store_->job_notifier().WaitForJob(before_enqueue, std::chrono::seconds(5)));
   ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-1", std::chrono::seconds(30)));
   ASSERT_TRUE(lease.has_value());
   auto waiter = StartWaiter(std::chrono::seconds(5));
-  ASSERT_OK(store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_RELEASED, "").status());
+  // Nothing wakes it before the release...
+  ASSERT_EQ(waiter.wait_for(milliseconds(200)), std::future_status::timeout);
+  const auto released_at = Clock::now();
+  ASSERT_OK(store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_RELEASED, "").status());
+  // ...and the release does, promptly (a late wake-up is a failure, not a pass).
+  ASSERT_EQ(waiter.wait_for(std::chrono::seconds(5)), std::future_status::ready);
   EXPECT_GE(waiter.get(), 0);
+  const auto latency = std::chrono::duration_cast<milliseconds>(Clock::now() - released_at);
+  EXPECT_LT(latency.count(), 250) << "wake-up took " << latency.count() << " ms";
 }
 
 TEST_F(JobNotifierTest, ListensAgainAfterTheDatabaseRestarts) {

@@ -1,12 +1,87 @@
 // Tests of measurement ingest in the PostgreSQL store.
+#include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <pqxx/pqxx>
 
 #include "tests/server/store/store_test_util.h"
 
 namespace warpwatch::server::testing {
 namespace {
+
+// Sets every field of `message` (recursively, repeated fields twice, maps once) to a value that is
+// not its default, so a field the store drops shows up as a difference. Timestamps get valid
+// instants.
+void FillEveryField(google::protobuf::Message* message, int depth = 0) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Descriptor* d = message->GetDescriptor();
+  const google::protobuf::Reflection* r = message->GetReflection();
+  if (d->full_name() == "google.protobuf.Timestamp") {
+    r->SetInt64(message, d->FindFieldByName("seconds"), 1763900000 + depth);
+    r->SetInt32(message, d->FindFieldByName("nanos"), 123456789);
+    return;
+  }
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    const int copies = f->is_repeated() ? 2 : 1;
+    for (int c = 0; c < copies; ++c) {
+      const double x = 1.25 + f->number() + 0.5 * c;
+      const std::string text = std::string(f->name()) + "-" + std::to_string(c);
+      if (f->is_map()) {
+        google::protobuf::Message* entry = r->AddMessage(message, f);
+        const google::protobuf::Descriptor* e = entry->GetDescriptor();
+        const google::protobuf::Reflection* er = entry->GetReflection();
+        er->SetString(entry, e->FindFieldByName("key"), text);
+        const FieldDescriptor* value = e->FindFieldByName("value");
+        if (value->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE) er->SetDouble(entry, value, x);
+        if (value->cpp_type() == FieldDescriptor::CPPTYPE_INT64) er->SetInt64(entry, value, 7 + c);
+        if (value->cpp_type() == FieldDescriptor::CPPTYPE_STRING) er->SetString(entry, value, text);
+        break;  // one entry per map
+      }
+      switch (f->cpp_type()) {
+        case FieldDescriptor::CPPTYPE_DOUBLE:
+          f->is_repeated() ? r->AddDouble(message, f, x) : r->SetDouble(message, f, x);
+          break;
+        case FieldDescriptor::CPPTYPE_FLOAT:
+          f->is_repeated() ? r->AddFloat(message, f, 2.5f) : r->SetFloat(message, f, 2.5f);
+          break;
+        case FieldDescriptor::CPPTYPE_INT32:
+          f->is_repeated() ? r->AddInt32(message, f, 3 + c) : r->SetInt32(message, f, 3 + c);
+          break;
+        case FieldDescriptor::CPPTYPE_INT64:
+          f->is_repeated() ? r->AddInt64(message, f, 1000 + f->number())
+                           : r->SetInt64(message, f, 1000 + f->number());
+          break;
+        case FieldDescriptor::CPPTYPE_UINT32:
+          f->is_repeated() ? r->AddUInt32(message, f, 5) : r->SetUInt32(message, f, 5);
+          break;
+        case FieldDescriptor::CPPTYPE_UINT64:
+          f->is_repeated() ? r->AddUInt64(message, f, 6) : r->SetUInt64(message, f, 6);
+          break;
+        case FieldDescriptor::CPPTYPE_BOOL:
+          f->is_repeated() ? r->AddBool(message, f, c == 0) : r->SetBool(message, f, true);
+          break;
+        case FieldDescriptor::CPPTYPE_STRING:
+          f->is_repeated() ? r->AddString(message, f, text) : r->SetString(message, f, text);
+          break;
+        case FieldDescriptor::CPPTYPE_ENUM: {
+          const google::protobuf::EnumDescriptor* e = f->enum_type();
+          const auto* v = e->value(e->value_count() - 1);
+          f->is_repeated() ? r->AddEnum(message, f, v) : r->SetEnum(message, f, v);
+          break;
+        }
+        case FieldDescriptor::CPPTYPE_MESSAGE:
+          if (depth < 3) {
+            FillEveryField(
+                f->is_repeated() ? r->AddMessage(message, f) : r->MutableMessage(message, f),
+                depth + 1);
+          }
+          break;
+      }
+    }
+  }
+}
 
 v1::Measurement MakeMeasurement(const std::string& canonical, double median) {
   v1::Measurement m;
@@ -119,6 +194,70 @@ TEST_F(MeasurementStoreTest, UploadsAreRefusedForUnknownOrForeignRunsAndMissingK
             StatusCode::kPermissionDenied);
   EXPECT_EQ(store_->UploadMeasurements(run_id_, worker_, {}, {v1::Measurement()}).status().code(),
             StatusCode::kInvalidArgument);
+}
+
+TEST_F(MeasurementStoreTest, EveryMeasurementFieldRoundTripsThroughTheStore) {
+  // Every field of Measurement, present and future (filled by reflection), the new repeated
+  // per-sample and per-kernel ones included.
+  v1::Measurement m;
+  FillEveryField(&m);
+  m.mutable_case_()->set_canonical("memory.copy/coalesced?n=1");
+  m.mutable_occupancy()->set_achieved(0.8125);
+  v1::Measurement nan = MakeMeasurement("memory.copy/coalesced?n=2", 1e-3);
+  nan.add_samples_seconds(std::nan(""));
+  nan.add_sample_kernel_seconds(HUGE_VAL);
+  nan.mutable_stats()->set_rel_stderr(std::nan(""));
+  ASSERT_OK_AND_ASSIGN(UploadCounts counts,
+                       store_->UploadMeasurements(run_id_, worker_, {}, {m, nan}));
+  EXPECT_EQ(counts.inserted, 2);
+  ASSERT_OK_AND_ASSIGN(std::vector<v1::Measurement> back, store_->ListRunMeasurements(run_id_));
+  ASSERT_EQ(back.size(), 2u);
+  v1::Measurement expected = m;
+  expected.set_run_id(run_id_);
+  expected.set_series_id("memory.copy/coalesced?n=1@NVIDIA H100");
+  google::protobuf::util::MessageDifferencer differ;
+  std::string differences;
+  differ.ReportDifferencesToString(&differences);
+  EXPECT_TRUE(differ.Compare(expected, back[0])) << differences;
+  // Non-finite values survive too.
+  ASSERT_EQ(back[1].samples_seconds_size(), 4);
+  EXPECT_TRUE(std::isnan(back[1].samples_seconds(3)));
+  ASSERT_EQ(back[1].sample_kernel_seconds_size(), 1);
+  EXPECT_TRUE(std::isinf(back[1].sample_kernel_seconds(0)));
+  EXPECT_TRUE(std::isnan(back[1].stats().rel_stderr()));
+  EXPECT_EQ(store_->ListRunMeasurements(run_id_ + 1000).status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(MeasurementStoreTest, EachSampleArrayIsStoredOnceInItsColumnNotAgainInTheDocument) {
+  v1::Measurement m = MakeMeasurement("memory.copy/coalesced?n=1", 1e-3);
+  m.add_sample_kernel_seconds(9e-4);
+  m.add_sample_group(0);
+  ASSERT_OK(store_->UploadMeasurements(run_id_, worker_, {}, {m}).status());
+  pqxx::connection conn(url_);
+  pqxx::nontransaction tx(conn);
+  pqxx::row row = tx.exec_params1(
+      "SELECT doc ? 'samples_seconds', doc ? 'sample_sm_clock_mhz', doc ? 'sample_throttled',"
+      " doc ? 'sample_kernel_seconds', doc ? 'sample_group', doc ? 'stats',"
+      " sample_kernel_seconds::text, sample_group::text"
+      " FROM measurement WHERE run_id = $1",
+      run_id_);
+  for (int i = 0; i < 5; ++i) EXPECT_FALSE(row[i].as<bool>()) << "column " << i;
+  EXPECT_TRUE(row[5].as<bool>());  // the rest of the proto is in the document
+  EXPECT_EQ(row[6].as<std::string>(), "{0.0009}");
+  EXPECT_EQ(row[7].as<std::string>(), "{0}");
+}
+
+TEST_F(MeasurementStoreTest, ABatchRepeatingACaseStoresItOnce) {
+  ASSERT_OK_AND_ASSIGN(
+      UploadCounts counts,
+      store_->UploadMeasurements(run_id_, worker_, {},
+                                 {MakeMeasurement("c?n=1", 1e-3), MakeMeasurement("c?n=1", 2e-3),
+                                  MakeMeasurement("c?n=2", 3e-3)}));
+  EXPECT_EQ(counts.inserted, 2);
+  EXPECT_EQ(counts.duplicates, 1);
+  ASSERT_OK_AND_ASSIGN(std::vector<v1::Measurement> back, store_->ListRunMeasurements(run_id_));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_DOUBLE_EQ(back[0].stats().median(), 1e-3);  // the first of the batch wins
 }
 
 }  // namespace

@@ -76,14 +76,21 @@ TEST_F(QueueStoreTest, ManyThreadsClaimingNeverGetTheSameJob) {
   std::map<int64_t, int> claimed;  // job id -> times; guarded by mu
   std::atomic<int> errors{0};
   std::vector<std::thread> threads;
+  // Bounded: a thread gives up after a few errors or once the deadline passes, so a persistent
+  // error fails the test instead of hanging it.
+  constexpr int kMaxErrorsPerThread = 5;
+  const auto deadline = std::chrono::steady_clock::now() + seconds(60);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
-      while (true) {
+      int my_errors = 0;
+      while (std::chrono::steady_clock::now() < deadline) {
         StatusOr<std::optional<Lease>> r =
             store_->ClaimJob(w, "GPU-" + std::to_string(t), seconds(60));
         if (!r.ok()) {
           ++errors;
-          continue;  // ABORTED-style transient errors are retried
+          ADD_FAILURE() << "claim failed: " << r.status().ToString();
+          if (++my_errors >= kMaxErrorsPerThread) return;
+          continue;
         }
         if (!r->has_value()) return;
         std::lock_guard<std::mutex> lock(mu);
@@ -149,7 +156,8 @@ TEST_F(QueueStoreTest, WorkerLabelSelectorNeedsEveryPairOnTheWorker) {
 TEST_F(QueueStoreTest, ExpiredLeaseRequeuesWithTheAttemptCounted) {
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   const v1::Job job = Enqueue();
-  ASSERT_TRUE(Claim(w, "GPU-1", milliseconds(1)).has_value());
+  std::optional<Lease> first = Claim(w, "GPU-1", milliseconds(1));
+  ASSERT_TRUE(first.has_value());
   std::this_thread::sleep_for(milliseconds(20));
   ASSERT_OK_AND_ASSIGN(int reaped, store_->RequeueExpiredLeases());
   EXPECT_EQ(reaped, 1);
@@ -158,11 +166,15 @@ TEST_F(QueueStoreTest, ExpiredLeaseRequeuesWithTheAttemptCounted) {
   EXPECT_EQ(after.attempts(), 1);
   EXPECT_TRUE(after.lease_owner().empty());
   // The old holder lost it; another claim gets it again as attempt 2.
-  EXPECT_EQ(store_->UpdateProgress(w, job.id(), 1, 10, "x").status().code(),
+  EXPECT_EQ(store_->UpdateProgress(w, job.id(), first->run_id, 1, 10, "x").status().code(),
             StatusCode::kFailedPrecondition);
   std::optional<Lease> again = Claim(w, "GPU-1");
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->job.attempts(), 2);
+  // The same worker holds the job again, but only through the new run.
+  EXPECT_EQ(store_->UpdateProgress(w, job.id(), first->run_id, 1, 10, "x").status().code(),
+            StatusCode::kFailedPrecondition);
+  ASSERT_OK(store_->UpdateProgress(w, job.id(), again->run_id, 1, 10, "x").status());
 }
 
 TEST_F(QueueStoreTest, LiveLeasesAreNotRequeued) {
@@ -206,26 +218,31 @@ TEST_F(QueueStoreTest, ExtendLeasesReportsLostAndCancelledJobs) {
   const v1::Job a = Enqueue();
   const v1::Job b = Enqueue();
   std::optional<Lease> la = Claim(w, "GPU-1", seconds(5));
-  ASSERT_TRUE(Claim(w, "GPU-2", seconds(5)).has_value());
+  std::optional<Lease> lb = Claim(w, "GPU-2", seconds(5));
   ASSERT_TRUE(la.has_value());
+  ASSERT_TRUE(lb.has_value());
+  ASSERT_EQ(lb->job.id(), b.id());
   ASSERT_OK(store_->CancelJob(b.id(), "").status());
-  ASSERT_OK_AND_ASSIGN(LeaseRenewal r, store_->ExtendLeases(w, {a.id(), b.id(), 777}, seconds(60)));
-  EXPECT_EQ(r.lost_job_ids, std::vector<int64_t>{777});
-  EXPECT_EQ(r.cancel_requested_job_ids, std::vector<int64_t>{b.id()});
+  ASSERT_OK_AND_ASSIGN(LeaseRenewal r,
+                       store_->ExtendLeases(w, {la->run_id, lb->run_id, 777}, seconds(60)));
+  EXPECT_EQ(r.lost_run_ids, std::vector<int64_t>{777});
+  EXPECT_EQ(r.cancel_requested_run_ids, std::vector<int64_t>{lb->run_id});
   EXPECT_GT(r.expiry.seconds(), la->expiry.seconds() + 50);
   ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(a.id()));
   EXPECT_EQ(after.lease_expiry().SerializeAsString(), r.expiry.SerializeAsString());
   // Another worker extends nothing.
   ASSERT_OK_AND_ASSIGN(LeaseRenewal other,
-                       store_->ExtendLeases("someone-else", {a.id()}, seconds(60)));
-  EXPECT_EQ(other.lost_job_ids, std::vector<int64_t>{a.id()});
+                       store_->ExtendLeases("someone-else", {la->run_id}, seconds(60)));
+  EXPECT_EQ(other.lost_run_ids, std::vector<int64_t>{la->run_id});
 }
 
 TEST_F(QueueStoreTest, FinishSucceededEndsTheJob) {
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   const v1::Job job = Enqueue();
-  ASSERT_TRUE(Claim(w, "GPU-1").has_value());
-  ASSERT_OK_AND_ASSIGN(v1::Job done, store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_SUCCEEDED, ""));
+  std::optional<Lease> lease = Claim(w, "GPU-1");
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_OK_AND_ASSIGN(
+      v1::Job done, store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_SUCCEEDED, ""));
   EXPECT_EQ(done.state(), v1::JOB_STATE_SUCCEEDED);
   EXPECT_TRUE(done.has_finished_at());
   EXPECT_TRUE(done.lease_owner().empty());
@@ -234,9 +251,10 @@ TEST_F(QueueStoreTest, FinishSucceededEndsTheJob) {
 TEST_F(QueueStoreTest, FinishFailedKeepsTheError) {
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   const v1::Job job = Enqueue();
-  ASSERT_TRUE(Claim(w, "GPU-1").has_value());
-  ASSERT_OK_AND_ASSIGN(v1::Job done,
-                       store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_FAILED, "child crashed"));
+  std::optional<Lease> lease = Claim(w, "GPU-1");
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_OK_AND_ASSIGN(v1::Job done, store_->FinishJob(w, job.id(), lease->run_id,
+                                                       v1::JOB_OUTCOME_FAILED, "child crashed"));
   EXPECT_EQ(done.state(), v1::JOB_STATE_FAILED);
   EXPECT_EQ(done.error(), "child crashed");
 }
@@ -244,8 +262,10 @@ TEST_F(QueueStoreTest, FinishFailedKeepsTheError) {
 TEST_F(QueueStoreTest, ReleasedJobIsRequeuedWithoutCountingTheAttempt) {
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   const v1::Job job = Enqueue();
-  ASSERT_TRUE(Claim(w, "GPU-1").has_value());
-  ASSERT_OK_AND_ASSIGN(v1::Job back, store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_RELEASED, ""));
+  std::optional<Lease> lease = Claim(w, "GPU-1");
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_OK_AND_ASSIGN(v1::Job back,
+                       store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_RELEASED, ""));
   EXPECT_EQ(back.state(), v1::JOB_STATE_QUEUED);
   EXPECT_EQ(back.attempts(), 0);
   std::optional<Lease> again = Claim(w, "GPU-1");
@@ -256,11 +276,14 @@ TEST_F(QueueStoreTest, ReleasedJobIsRequeuedWithoutCountingTheAttempt) {
 TEST_F(QueueStoreTest, CancelledOutcomeNeedsACancelRequest) {
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   const v1::Job job = Enqueue();
-  ASSERT_TRUE(Claim(w, "GPU-1").has_value());
-  EXPECT_EQ(store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_CANCELLED, "").status().code(),
-            StatusCode::kFailedPrecondition);
+  std::optional<Lease> lease = Claim(w, "GPU-1");
+  ASSERT_TRUE(lease.has_value());
+  EXPECT_EQ(
+      store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_CANCELLED, "").status().code(),
+      StatusCode::kFailedPrecondition);
   ASSERT_OK(store_->CancelJob(job.id(), "enough").status());
-  ASSERT_OK_AND_ASSIGN(v1::Job done, store_->FinishJob(w, job.id(), v1::JOB_OUTCOME_CANCELLED, ""));
+  ASSERT_OK_AND_ASSIGN(
+      v1::Job done, store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_CANCELLED, ""));
   EXPECT_EQ(done.state(), v1::JOB_STATE_CANCELLED);
   EXPECT_EQ(done.error(), "enough");
 }
@@ -270,21 +293,28 @@ TEST_F(QueueStoreTest, IllegalTransitionsAreRefused) {
   const std::string other = Register({MakeDevice("GPU-9", "NVIDIA H100")});
   const v1::Job queued = Enqueue();
   // Not leased yet: nobody may finish it.
-  EXPECT_EQ(store_->FinishJob(w, queued.id(), v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
+  EXPECT_EQ(store_->FinishJob(w, queued.id(), 1, v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
             StatusCode::kFailedPrecondition);
-  ASSERT_TRUE(Claim(w, "GPU-1").has_value());
+  std::optional<Lease> lease = Claim(w, "GPU-1");
+  ASSERT_TRUE(lease.has_value());
+  const int64_t run = lease->run_id;
   // Held by w: another worker may neither finish it nor report progress.
-  EXPECT_EQ(store_->FinishJob(other, queued.id(), v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
+  EXPECT_EQ(
+      store_->FinishJob(other, queued.id(), run, v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
+      StatusCode::kFailedPrecondition);
+  EXPECT_EQ(store_->UpdateProgress(other, queued.id(), run, 1, 10, "c").status().code(),
             StatusCode::kFailedPrecondition);
-  EXPECT_EQ(store_->UpdateProgress(other, queued.id(), 1, 10, "c").status().code(),
-            StatusCode::kFailedPrecondition);
-  EXPECT_EQ(store_->FinishJob(w, queued.id(), v1::JOB_OUTCOME_UNSPECIFIED, "").status().code(),
+  // Nor may w through a run that is not the job's lease.
+  EXPECT_EQ(
+      store_->FinishJob(w, queued.id(), run + 1, v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
+      StatusCode::kFailedPrecondition);
+  EXPECT_EQ(store_->FinishJob(w, queued.id(), run, v1::JOB_OUTCOME_UNSPECIFIED, "").status().code(),
             StatusCode::kInvalidArgument);
-  ASSERT_OK(store_->FinishJob(w, queued.id(), v1::JOB_OUTCOME_SUCCEEDED, "").status());
+  ASSERT_OK(store_->FinishJob(w, queued.id(), run, v1::JOB_OUTCOME_SUCCEEDED, "").status());
   // Finished: finishing again is refused, and the state stays.
-  EXPECT_EQ(store_->FinishJob(w, queued.id(), v1::JOB_OUTCOME_FAILED, "late").status().code(),
+  EXPECT_EQ(store_->FinishJob(w, queued.id(), run, v1::JOB_OUTCOME_FAILED, "late").status().code(),
             StatusCode::kFailedPrecondition);
-  EXPECT_EQ(store_->FinishJob(w, 4242, v1::JOB_OUTCOME_FAILED, "").status().code(),
+  EXPECT_EQ(store_->FinishJob(w, 4242, run, v1::JOB_OUTCOME_FAILED, "").status().code(),
             StatusCode::kNotFound);
   ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(queued.id()));
   EXPECT_EQ(after.state(), v1::JOB_STATE_SUCCEEDED);
@@ -293,17 +323,81 @@ TEST_F(QueueStoreTest, IllegalTransitionsAreRefused) {
 TEST_F(QueueStoreTest, ProgressIsRecordedAndReportsCancelRequests) {
   const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   const v1::Job job = Enqueue();
-  ASSERT_TRUE(Claim(w, "GPU-1").has_value());
-  ASSERT_OK_AND_ASSIGN(bool cancel, store_->UpdateProgress(w, job.id(), 3, 12, "reduce/warp?n=1"));
+  std::optional<Lease> lease = Claim(w, "GPU-1");
+  ASSERT_TRUE(lease.has_value());
+  const int64_t run = lease->run_id;
+  ASSERT_OK_AND_ASSIGN(bool cancel,
+                       store_->UpdateProgress(w, job.id(), run, 3, 12, "reduce/warp?n=1"));
   EXPECT_FALSE(cancel);
   ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(job.id()));
   EXPECT_EQ(after.points_done(), 3);
   EXPECT_EQ(after.points_total(), 12);
   EXPECT_EQ(after.current_case(), "reduce/warp?n=1");
   ASSERT_OK(store_->CancelJob(job.id(), "").status());
-  ASSERT_OK_AND_ASSIGN(bool cancel2, store_->UpdateProgress(w, job.id(), 4, 0, "x"));
+  ASSERT_OK_AND_ASSIGN(bool cancel2, store_->UpdateProgress(w, job.id(), run, 4, 0, "x"));
   EXPECT_TRUE(cancel2);
-  EXPECT_EQ(store_->UpdateProgress(w, 999, 1, 1, "").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->UpdateProgress(w, 999, run, 1, 1, "").status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(QueueStoreTest, AJobReleasedAfterACancelRequestEndsCancelledNotQueued) {
+  const std::string w = Register({MakeDevice("GPU-1", "NVIDIA H100")});
+  const v1::Job job = Enqueue();
+  std::optional<Lease> lease = Claim(w, "GPU-1");
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_OK(store_->CancelJob(job.id(), "stop it").status());
+  // The worker shuts down before it heard of the cancel, and hands the job back.
+  ASSERT_OK_AND_ASSIGN(v1::Job back,
+                       store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_RELEASED, ""));
+  EXPECT_EQ(back.state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_TRUE(back.has_finished_at());
+  EXPECT_FALSE(Claim(w, "GPU-1").has_value());  // it does not run again
+}
+
+TEST_F(QueueStoreTest, ARunThatLostItsLeaseCannotTouchTheJobsNewRunOnAnotherGpuOfTheSameWorker) {
+  // Issue 14, item 2: a two-GPU worker cut off past its lease.
+  const std::string w =
+      Register({MakeDevice("GPU-1", "NVIDIA H100"), MakeDevice("GPU-2", "NVIDIA H100")});
+  const v1::Job job = Enqueue();
+  std::optional<Lease> r1 = Claim(w, "GPU-1", milliseconds(1));
+  ASSERT_TRUE(r1.has_value());
+  ASSERT_OK(store_
+                ->UploadMeasurements(r1->run_id, w, {}, {[] {
+                                       v1::Measurement m;
+                                       m.mutable_case_()->set_canonical("memory.copy/x?n=1");
+                                       return m;
+                                     }()})
+                .status());
+  std::this_thread::sleep_for(milliseconds(20));
+  ASSERT_OK_AND_ASSIGN(int reaped, store_->RequeueExpiredLeases());
+  ASSERT_EQ(reaped, 1);
+  std::optional<Lease> r2 = Claim(w, "GPU-2", seconds(30));  // the worker's other GPU
+  ASSERT_TRUE(r2.has_value());
+  ASSERT_EQ(r2->job.id(), job.id());
+  // GPU-1's run keeps beating and reporting: its lease is lost, the new run's is untouched.
+  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->ExtendLeases(w, {r1->run_id}, seconds(600)));
+  EXPECT_EQ(renewal.lost_run_ids, std::vector<int64_t>{r1->run_id});
+  ASSERT_OK_AND_ASSIGN(v1::Job held, store_->GetJob(job.id()));
+  EXPECT_EQ(held.lease_expiry().seconds(), r2->expiry.seconds());
+  EXPECT_EQ(store_->UpdateProgress(w, job.id(), r1->run_id, 9, 10, "x").status().code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(store_
+                ->UploadMeasurements(r1->run_id, w, {}, {[] {
+                                       v1::Measurement m;
+                                       m.mutable_case_()->set_canonical("memory.copy/x?n=2");
+                                       return m;
+                                     }()})
+                .status()
+                .code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      store_->FinishJob(w, job.id(), r1->run_id, v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),
+      StatusCode::kFailedPrecondition);
+  // The job still runs as R2; R1 stays FAILED.
+  ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(job.id()));
+  EXPECT_EQ(after.state(), v1::JOB_STATE_RUNNING);
+  ASSERT_OK_AND_ASSIGN(v1::Job done,
+                       store_->FinishJob(w, job.id(), r2->run_id, v1::JOB_OUTCOME_SUCCEEDED, ""));
+  EXPECT_EQ(done.state(), v1::JOB_STATE_SUCCEEDED);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ std::string StoreTest::Register(const std::vector<v1::Device>& devices,
   for (const auto& [k, v] : labels) (*request.mutable_labels())[k] = v;
   for (const v1::Device& d : devices) *request.add_devices() = d;
   request.add_families("memory.copy");
-  StatusOr<std::string> id = store_->RegisterWorker(request);
+  StatusOr<std::string> id = store_->RegisterWorker(request, kTestCaller, std::chrono::minutes(1));
   EXPECT_TRUE(id.ok()) << id.status().ToString();
   return id.ok() ? *id : std::string();
 }

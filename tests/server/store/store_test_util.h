@@ -32,6 +32,9 @@ namespace warpwatch::server::testing {
       << #expr << ": " << WW_STATUS_CONCAT_(_sor_, __LINE__).status().ToString(); \
   lhs = std::move(WW_STATUS_CONCAT_(_sor_, __LINE__)).value()
 
+// The principal store tests register and act as (not an admin).
+inline const WorkerCaller kTestCaller{"test-worker", false};
+
 v1::Device MakeDevice(const std::string& uuid, const std::string& name);
 v1::JobSpec MakeSpec(const std::string& family = "memory.copy");
 
@@ -51,7 +54,7 @@ class StoreTest : public warpwatch::testing::PostgresTest {
   v1::Job Enqueue(Edit edit) {
     v1::JobSpec spec = MakeSpec();
     edit(spec);
-    StatusOr<v1::Job> job = store_->EnqueueJob(spec, 10, "tester");
+    StatusOr<v1::Job> job = store_->EnqueueJob(spec, 10, "tester", "");
     EXPECT_TRUE(job.ok()) << job.status().ToString();
     return job.ok() ? *job : v1::Job();
   }

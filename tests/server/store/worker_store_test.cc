@@ -19,7 +19,8 @@ TEST_F(WorkerStoreTest, RegistrationCreatesAFreshIdAndReRegistrationKeepsIt) {
   again.set_worker_id(id);
   again.set_hostname("node-1b");
   *again.add_devices() = MakeDevice("GPU-1", "NVIDIA H100");
-  ASSERT_OK_AND_ASSIGN(std::string same, store_->RegisterWorker(again));
+  ASSERT_OK_AND_ASSIGN(std::string same,
+                       store_->RegisterWorker(again, kTestCaller, std::chrono::minutes(1)));
   EXPECT_EQ(same, id);
 }
 
@@ -57,13 +58,34 @@ TEST_F(WorkerStoreTest, ADeviceWithoutUuidIsInvalid) {
   v1::RegisterRequest request;
   request.set_hostname("h");
   request.add_devices()->set_name("NVIDIA H100");
-  EXPECT_EQ(store_->RegisterWorker(request).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->RegisterWorker(request, kTestCaller, std::chrono::minutes(1)).status().code(),
+            StatusCode::kInvalidArgument);
 }
 
 TEST_F(WorkerStoreTest, TouchKnownWorkerSucceedsAndUnknownIsNotFound) {
   const std::string id = Register({MakeDevice("GPU-1", "NVIDIA H100")});
   ASSERT_OK(store_->TouchWorker(id));
   EXPECT_EQ(store_->TouchWorker("no-such-worker").code(), StatusCode::kNotFound);
+}
+
+TEST_F(WorkerStoreTest, AWorkerIsBoundToThePrincipalThatRegisteredIt) {
+  const std::string id = Register({MakeDevice("GPU-1", "NVIDIA H100")});
+  const WorkerCaller other{"someone-else", false};
+  const WorkerCaller admin{"ops", true};
+  ASSERT_OK(store_->CheckWorkerCaller(id, kTestCaller));
+  EXPECT_EQ(store_->CheckWorkerCaller(id, other).code(), StatusCode::kPermissionDenied);
+  ASSERT_OK(store_->CheckWorkerCaller(id, admin));
+  EXPECT_EQ(store_->CheckWorkerCaller("no-such-worker", kTestCaller).code(), StatusCode::kNotFound);
+  v1::RegisterRequest takeover;
+  takeover.set_hostname("evil");
+  takeover.set_worker_id(id);
+  EXPECT_EQ(store_->RegisterWorker(takeover, other, std::chrono::minutes(1)).status().code(),
+            StatusCode::kPermissionDenied);
+  // The refused registration changed nothing: GPU-1 still belongs to the worker.
+  pqxx::connection conn(url_);
+  pqxx::nontransaction tx(conn);
+  EXPECT_EQ(tx.exec1("SELECT worker_id FROM device WHERE uuid = 'GPU-1'")[0].as<std::string>(), id);
+  EXPECT_EQ(tx.exec1("SELECT hostname FROM worker")[0].as<std::string>(), "node-1");
 }
 
 }  // namespace

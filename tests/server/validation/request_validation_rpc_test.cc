@@ -7,7 +7,9 @@
 #include <memory>
 #include <string>
 
+#include "server/validation/job_spec_validator.h"
 #include "tests/server/runtime/rpc_test_fixture.h"
+#include "warpwatch/v1/worker.pb.h"
 
 namespace warpwatch::testing {
 namespace {
@@ -162,6 +164,42 @@ TEST_F(RequestValidationRpcTest, MinSamplesAboveMaxSamplesIsRefused) {
   ExpectInvalid(Submit(spec), "spec.measurement.min_samples");
 }
 
+TEST_F(RequestValidationRpcTest, MaxSamplesWhoseMeasurementCannotFitOneUploadAreRefused) {
+  // The server's default --max-upload-bytes is 3 MiB; 200000 samples need about 6 MB.
+  v1::JobSpec spec = Spec();
+  spec.mutable_measurement()->set_max_samples(200000);
+  grpc::Status status = Submit(spec);
+  ExpectInvalid(status, "spec.measurement.max_samples");
+  EXPECT_NE(status.error_message().find("--max-upload-bytes"), std::string::npos)
+      << status.error_message();
+  const int64_t fits = server::validation::MaxSamplesForUpload(3 << 20);
+  spec.mutable_measurement()->set_max_samples(static_cast<int32_t>(fits) + 1);
+  ExpectInvalid(Submit(spec), "spec.measurement.max_samples");
+  spec.mutable_measurement()->set_max_samples(static_cast<int32_t>(fits));
+  EXPECT_TRUE(Submit(spec).ok());
+}
+
+TEST(MaxSamplesForUploadTest, AMeasurementWithThatManySamplesFitsOneUpload) {
+  const int64_t limit = 3 << 20;
+  const int64_t fits = server::validation::MaxSamplesForUpload(limit);
+  ASSERT_GT(fits, 50000);
+  v1::UploadMeasurementsRequest request;
+  request.set_worker_id("5b0e9a4c-0000-0000-0000-000000000000");
+  request.set_run_id(int64_t{1} << 40);
+  v1::Measurement* m = request.add_measurements();
+  m->mutable_case_()->set_canonical("memory.copy/coalesced?block_size=1024&n=268435456");
+  for (int64_t i = 0; i < fits; ++i) {
+    m->add_samples_seconds(1e-3 + static_cast<double>(i));
+    m->add_sample_sm_clock_mhz(1980.5);
+    m->add_sample_throttled(true);
+    m->add_sample_kernel_seconds(9e-4);
+    m->add_sample_group(static_cast<int32_t>(i));  // worst case: every sample its own group
+  }
+  // What is left for the rest of the measurement is the overhead the validator reserves.
+  EXPECT_LE(static_cast<int64_t>(request.ByteSizeLong()),
+            limit - server::validation::kMeasurementOverheadBytes + 1024);
+}
+
 TEST_F(RequestValidationRpcTest, NegativeMinSamplesIsRefused) {
   v1::JobSpec spec = Spec();
   spec.mutable_measurement()->set_min_samples(-1);
@@ -228,11 +266,23 @@ TEST_F(RequestValidationRpcTest, AnOversizeGpuModelIsRefused) {
   ExpectInvalid(Submit(spec), "spec.selector.gpu_model");
 }
 
-TEST_F(RequestValidationRpcTest, ListJobsPageSizeAbove1000IsRefused) {
+TEST_F(RequestValidationRpcTest, ListJobsPageSizeAbove1000IsClampedNotRefused) {
+  // AIP-158, one policy for every List method (server/store/paging.h).
   v1::ListJobsRequest request;
   request.set_page_size(1001);
   v1::ListJobsResponse response;
-  ExpectInvalid(stub_->ListJobs(RpcTest::Context().get(), request, &response), "page_size");
+  grpc::Status status = stub_->ListJobs(RpcTest::Context().get(), request, &response);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+}
+
+TEST_F(RequestValidationRpcTest, ARequestIdThatIsTooLongOrHasSpacesIsRefused) {
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = Spec();
+  request.set_request_id(std::string(65, 'x'));
+  v1::Job job;
+  ExpectInvalid(stub_->SubmitJob(RpcTest::Context().get(), request, &job), "request_id");
+  request.set_request_id("two words");
+  ExpectInvalid(stub_->SubmitJob(RpcTest::Context().get(), request, &job), "request_id");
 }
 
 TEST_F(RequestValidationRpcTest, ListJobsNegativePageSizeIsRefused) {

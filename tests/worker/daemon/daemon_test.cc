@@ -123,16 +123,21 @@ TEST_F(DaemonTest, RunsAJobToSucceededWithEveryPointUploadedOnce) {
   ASSERT_TRUE(StopDaemon().ok());
 }
 
-TEST_F(DaemonTest, HeartbeatsCarryTheRunningJob) {
+TEST_F(DaemonTest, HeartbeatsAndProgressNameTheRunningRun) {
   executor_.point_time = std::chrono::milliseconds(100);
   service_.Enqueue(8, OkSpec(5));
   StartDaemon();
   ASSERT_TRUE(WaitUntil([&] {
     for (const auto& h : service_.Get().heartbeats) {
-      if (h.running_job_ids_size() == 1 && h.running_job_ids(0) == 8) return true;
+      if (h.running_run_ids_size() == 1 && h.running_run_ids(0) == 100) return true;
     }
     return false;
   }));
+  ASSERT_TRUE(WaitUntil([&] { return !service_.Get().progress.empty(); }));
+  for (const auto& p : service_.Get().progress) {
+    EXPECT_EQ(p.job_id(), 8);
+    EXPECT_EQ(p.run_id(), 100);
+  }
   ASSERT_TRUE(StopDaemon().ok());
 }
 
@@ -174,7 +179,7 @@ TEST_F(DaemonTest, CancelFromHeartbeatStopsTheJobAndKeepsUploadedPoints) {
     State s = service_.Get();
     return !s.stored.empty() && s.stored.begin()->second.size() >= 2;
   }));
-  service_.Set([](State& s) { s.cancel.insert(11); });
+  service_.Set([](State& s) { s.cancel.insert(100); });  // the job's run
   ASSERT_TRUE(WaitUntil([&] { return Finished(); }));
   State s = service_.Get();
   EXPECT_EQ(s.finishes[0].outcome(), v1::JOB_OUTCOME_CANCELLED);
@@ -191,9 +196,23 @@ TEST_F(DaemonTest, LostLeaseStopsTheJobWithoutFinishingIt) {
   service_.Enqueue(12, OkSpec(50));
   StartDaemon();
   ASSERT_TRUE(WaitUntil([&] { return executor_.points_run >= 1; }));
-  service_.Set([](State& s) { s.lost.insert(12); });
+  service_.Set([](State& s) { s.lost.insert(100); });  // the job's run
   ASSERT_TRUE(WaitUntil([&] { return executor_.saw_cancel.load(); }));
   // Give a wrongly sent FinishJob time to arrive: none may.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_TRUE(service_.Get().finishes.empty());
+  EXPECT_LT(executor_.points_run.load(), 50);
+  ASSERT_TRUE(StopDaemon().ok());
+}
+
+TEST_F(DaemonTest, AnUploadRefusedForAFinishedRunStopsTheJobAsLostWithoutFinishingIt) {
+  // Issue 14, item 2: the server closed the run (its lease was lost) and refuses its uploads.
+  executor_.point_time = std::chrono::milliseconds(100);
+  service_.Enqueue(13, OkSpec(50));
+  StartDaemon();
+  ASSERT_TRUE(WaitUntil([&] { return executor_.points_run >= 1; }));
+  service_.Set([](State& s) { s.upload_code = grpc::StatusCode::FAILED_PRECONDITION; });
+  ASSERT_TRUE(WaitUntil([&] { return executor_.saw_cancel.load(); }));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_TRUE(service_.Get().finishes.empty());
   EXPECT_LT(executor_.points_run.load(), 50);

@@ -63,9 +63,9 @@ grpc::Status FakeWorkerService::Heartbeat(grpc::ServerContext*,
     return grpc::Status(grpc::StatusCode::NOT_FOUND, "fake: unknown worker");
   }
   state_.heartbeats.push_back(*request);
-  for (int64_t id : request->running_job_ids()) {
-    if (state_.cancel.count(id)) response->add_cancelled_job_ids(id);
-    if (state_.lost.count(id)) response->add_lost_job_ids(id);
+  for (int64_t id : request->running_run_ids()) {
+    if (state_.cancel.count(id)) response->add_cancelled_run_ids(id);
+    if (state_.lost.count(id)) response->add_lost_run_ids(id);
   }
   return grpc::Status::OK;
 }
@@ -101,7 +101,10 @@ grpc::Status FakeWorkerService::ReportProgress(grpc::ServerContext*,
   std::lock_guard<std::mutex> lock(mu_);
   if (state_.unavailable) return Unavailable();
   state_.progress.push_back(*request);
-  response->set_cancel_requested(state_.cancel.count(request->job_id()) > 0);
+  if (state_.lost.count(request->run_id())) {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "fake: not your run");
+  }
+  response->set_cancel_requested(state_.cancel.count(request->run_id()) > 0);
   return grpc::Status::OK;
 }
 
@@ -136,8 +139,8 @@ grpc::Status FakeWorkerService::FinishJob(grpc::ServerContext*, const v1::Finish
                                           v1::Job* response) {
   std::lock_guard<std::mutex> lock(mu_);
   if (state_.unavailable) return Unavailable();
-  if (state_.lost.count(request->job_id())) {
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "fake: not your job");
+  if (state_.lost.count(request->run_id())) {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "fake: not your run");
   }
   state_.finishes.push_back(*request);
   response->set_id(request->job_id());

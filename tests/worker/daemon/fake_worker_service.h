@@ -31,8 +31,9 @@ class FakeWorkerService final : public v1::WorkerService::Service {
     int heartbeat_not_found = 0;          // the next N heartbeats answer NOT_FOUND (unknown worker)
     grpc::StatusCode upload_code = grpc::StatusCode::OK;  // not OK: every upload answers it
     size_t max_batch = 0;                 // > 0: uploads with more measurements: RESOURCE_EXHAUSTED
-    std::set<int64_t> cancel;             // heartbeats report these as cancelled
-    std::set<int64_t> lost;               // heartbeats report these as lost
+    std::set<int64_t> cancel;             // run ids heartbeats and progress report as cancelled
+    std::set<int64_t> lost;               // run ids heartbeats report as lost (their progress
+                                          // and FinishJob answer FAILED_PRECONDITION)
     double heartbeat_interval_seconds = 0.1;
     std::vector<v1::Job> queue;           // handed out in order by AcquireJob
     // Records.

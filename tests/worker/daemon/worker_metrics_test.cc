@@ -1,6 +1,6 @@
 // File: tests/worker/daemon/worker_metrics_test.cc
-// The worker's Prometheus metrics: per-case gauges with dcgm-exporter's labels, telemetry only
-// while a job runs, no per-job label, and /metrics served over HTTP.
+// The worker's Prometheus metrics: per-case gauges with dcgm-exporter's labels, telemetry and the
+// running job's progress only while a job runs, no per-job label, and /metrics served over HTTP.
 #include "worker/metrics/worker_metrics.h"
 
 #include <arpa/inet.h>
@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <set>
 #include <string>
 
@@ -105,6 +106,54 @@ TEST(WorkerMetrics, TelemetryIsExportedOnlyWhileAJobRuns) {
   std::string idle = Text(metrics);
   EXPECT_EQ(idle.find("warpwatch_worker_sm_clock_hertz{"), std::string::npos) << idle;
   EXPECT_NE(idle.find("outcome=\"succeeded\"} 1"), std::string::npos) << idle;
+}
+
+// The value of `name`'s only series, or -1 when it has none.
+double OnlyValue(const WorkerMetrics& metrics, const std::string& name) {
+  for (const prometheus::MetricFamily& family : metrics.registry()->Collect()) {
+    if (family.name == name && family.metric.size() == 1) return family.metric[0].gauge.value;
+  }
+  return -1;
+}
+
+double UnixNow() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+TEST(WorkerMetrics, TheRunningJobShowsItsPointsAndStartTimeUntilItEnds) {
+  WorkerMetrics metrics("h");
+  metrics.AddDevice(Gpu(), nullptr);
+  const double before = UnixNow();
+  metrics.OnJobStarted(Gpu());
+  const double after = UnixNow();
+  EXPECT_NE(Text(metrics).find("warpwatch_worker_job_points_done{Hostname=\"h\",UUID=\"GPU-aaaa\","
+                               "gpu=\"1\",modelName=\"NVIDIA H100 80GB HBM3\"} 0"),
+            std::string::npos)
+      << Text(metrics);
+  const double started = OnlyValue(metrics, "warpwatch_worker_job_start_time_seconds");
+  EXPECT_GE(started, before);
+  EXPECT_LE(started, after);
+
+  v1::Measurement failed = Ok();
+  failed.set_status(v1::POINT_STATUS_FAILED);
+  metrics.OnPoint(Gpu(), Ok());
+  metrics.OnPoint(Gpu(), failed);
+  EXPECT_EQ(OnlyValue(metrics, "warpwatch_worker_job_points_done"), 2);
+
+  metrics.OnJobFinished(Gpu(), "succeeded");
+  std::string idle = Text(metrics);
+  EXPECT_EQ(idle.find("warpwatch_worker_job_points_done{"), std::string::npos) << idle;
+  EXPECT_EQ(idle.find("warpwatch_worker_job_start_time_seconds{"), std::string::npos) << idle;
+
+  metrics.OnJobStarted(Gpu());
+  EXPECT_EQ(OnlyValue(metrics, "warpwatch_worker_job_points_done"), 0);
+}
+
+TEST(WorkerMetrics, PointsOutsideAJobAreNoJobProgress) {
+  WorkerMetrics metrics("h");
+  metrics.AddDevice(Gpu(), nullptr);
+  metrics.OnPoint(Gpu(), Ok());
+  EXPECT_EQ(Text(metrics).find("warpwatch_worker_job_points_done{"), std::string::npos);
 }
 
 TEST(WorkerMetrics, NoLabelNamesAJobOrRun) {

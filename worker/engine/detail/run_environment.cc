@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/catalog/catalog.h"
+#include "kernels/core/cuda_architectures.h"
 #include "worker/version.h"
 
 namespace warpwatch::worker::detail {
@@ -26,6 +27,14 @@ v1::RunEnvironment BuildRunEnvironment(const v1::Device& device, Telemetry& tele
   env.set_temperature_c_start(start.temperature_c);
   env.set_power_w_start(start.power_w);
   env.set_clock_source(telemetry.source());
+  const kernels::ArchitectureSet& built = kernels::BuiltArchitectures();
+  for (const std::string& name : kernels::ArchitectureNames(built)) {
+    env.add_built_architectures(name);
+  }
+  env.set_device_architecture(kernels::DeviceArchitectureName(
+      device.compute_capability_major(), device.compute_capability_minor()));
+  env.set_code_architecture(kernels::CodeArchitectureFor(
+      device.compute_capability_major(), device.compute_capability_minor(), built));
   return env;
 }
 

@@ -1,0 +1,102 @@
+// Detection power of the default DetectionConfig on H100 data: simulated from the nightly
+// fixture with the measured between-run noise, and leave-one-out over repeated runs when the
+// fixtures hold them (skipped otherwise). docs/regressions.md reports the same figures.
+#include <gtest/gtest.h>
+
+#include "server/detect/baseline.h"
+#include "tests/server/detect/power/fixture_reader.h"
+#include "tests/server/detect/power/power_study.h"
+
+namespace warpwatch::server::detect::power {
+namespace {
+
+const std::string kFixtures = WARPWATCH_FIXTURES_DIR;
+
+class SimulatedPowerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto run = ReadRunFixture(kFixtures + "/h100_nightly.json", false);
+    ASSERT_TRUE(run.ok()) << run.status().ToString();
+    std::vector<double> medians;
+    for (const CasePoint& c : run->cases) {
+      if (IsGoodRun(c.point, DetectionConfig())) medians.push_back(c.point.median_seconds);
+    }
+    PowerOptions options;
+    options.trials_per_case = 100;
+    options.sigma_draws = 5;
+    figures_ = new PowerFigures(SimulatePower(medians, DetectionConfig(), options));
+  }
+  static void TearDownTestSuite() { delete figures_; }
+  static double Caught(double slowdown) {
+    for (size_t i = 0; i < figures_->slowdowns.size(); ++i) {
+      if (figures_->slowdowns[i] == slowdown) return figures_->detection_rate[i];
+    }
+    return -1;
+  }
+  static PowerFigures* figures_;
+};
+PowerFigures* SimulatedPowerTest::figures_ = nullptr;
+
+TEST(FixtureReaderTest, TheNightlyFixtureHoldsFiftyNineGoodCases) {
+  auto run = ReadRunFixture(kFixtures + "/h100_nightly.json", true);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_EQ(run->cases.size(), 172u);
+  int good = 0;
+  for (const CasePoint& c : run->cases) {
+    if (!IsGoodRun(c.point, DetectionConfig())) continue;
+    ++good;
+    EXPECT_FALSE(c.point.samples_seconds.empty()) << c.case_key;
+    EXPECT_EQ(c.point.sm_clock_mhz, 1980) << c.case_key;
+  }
+  EXPECT_EQ(good, 59);
+}
+
+TEST(FixtureReaderTest, AMissingFileIsNotFound) {
+  EXPECT_EQ(ReadRunFixture(kFixtures + "/no_such_run.json", false).status().code(),
+            StatusCode::kNotFound);
+}
+
+TEST(FixtureReaderTest, AFileThatIsNotARunResultIsAnInvalidArgument) {
+  // A CMake file is not JSON at all.
+  EXPECT_EQ(ReadRunFixture(kFixtures + "/../CMakeLists.txt", false).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST(NoiseModelTest, ReproducesTheMeasuredChangesBetweenTwoH100Runs) {
+  // Measured over 59 cases: median |change| 0.15 %, p95 1.6 %, max 4.2 %.
+  const ChangeSpread spread = PredictedChangeSpread(NoiseModel(), 59, 400, 7);
+  EXPECT_NEAR(spread.median, 0.0015, 0.0003);
+  EXPECT_NEAR(spread.p95, 0.016, 0.003);
+  EXPECT_NEAR(spread.max, 0.042, 0.008);
+}
+
+TEST_F(SimulatedPowerTest, IdenticalCodeRaisesAtMostOnePercentFalseAlarms) {
+  EXPECT_LE(figures_->false_alarm_rate, 0.01);
+}
+
+TEST_F(SimulatedPowerTest, AFivePercentSlowdownIsCaughtInAtLeastNinetyPercentOfRuns) {
+  EXPECT_GE(Caught(0.05), 0.90);
+}
+
+TEST_F(SimulatedPowerTest, ATenPercentSlowdownIsCaughtInAtLeastNinetyFivePercentOfRuns) {
+  EXPECT_GE(Caught(0.10), 0.95);
+}
+
+TEST_F(SimulatedPowerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpu) {
+  EXPECT_GE(figures_->clock_drop_environment_rate, 0.95);
+}
+
+TEST(RepeatedRunsPowerTest, IdenticalCodeRaisesAtMostOnePercentFalseAlarms) {
+  const std::vector<std::string> paths = FindRepeatedRunFixtures(kFixtures);
+  if (paths.size() < 3) GTEST_SKIP() << "no repeated-run fixtures (h100_repeat*.json)";
+  auto repeated = LoadRepeatedRuns(paths, /*with_samples=*/false);
+  ASSERT_TRUE(repeated.ok()) << repeated.status().ToString();
+  DetectionConfig config;
+  config.min_baseline_runs = std::min(config.min_baseline_runs, paths.size() - 1);
+  const PowerFigures f =
+      LeaveOneOutPower(repeated->runs, repeated->case_keys, config, PowerOptions());
+  EXPECT_LE(f.false_alarm_rate, 0.01) << PowerTable({f});
+}
+
+}  // namespace
+}  // namespace warpwatch::server::detect::power

@@ -1,0 +1,219 @@
+// Tests of the per-run decision on synthetic series.
+#include "server/detect/series_decision.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "tests/server/detect/run_points.h"
+
+namespace warpwatch::server::detect {
+namespace {
+
+using testing::GoodRun;
+using testing::GoodRuns;
+using testing::QuietMedians;
+
+// Thresholds the behaviours below are written for, independent of the tuned defaults.
+DetectionConfig TestConfig() {
+  DetectionConfig c;
+  c.baseline_runs = 10;
+  c.min_baseline_runs = 5;
+  c.z_threshold = 4;
+  c.min_relative_change = 0.03;
+  c.mad_floor_relative = 0.005;
+  return c;
+}
+const DetectionConfig kConfig = TestConfig();
+
+TEST(SeriesDecisionTest, AFivePercentStepIsSlowerAndBlamedOnTheCode) {
+  const SeriesDecision d = DecideSeries(GoodRun(1.05), GoodRuns(QuietMedians()), kConfig);
+  EXPECT_EQ(d.verdict, Verdict::kSlower);
+  EXPECT_EQ(d.blame, Blame::kCode);
+  EXPECT_NEAR(d.time.change, 0.05, 1e-9);
+  EXPECT_EQ(d.clock, ClockComparison::kSame);
+}
+
+TEST(SeriesDecisionTest, TheDefaultsAreTheOnesDocumentedInRegressionsMd) {
+  const DetectionConfig defaults;
+  EXPECT_EQ(defaults.baseline_runs, 10u);
+  EXPECT_EQ(defaults.min_baseline_runs, 5u);
+  EXPECT_EQ(defaults.z_threshold, 4.5);
+  EXPECT_EQ(defaults.min_relative_change, 0.015);
+  EXPECT_EQ(defaults.mad_floor_relative, 0.003);
+}
+
+TEST(SeriesDecisionTest, WithTheDefaultsAFivePercentStepIsSlower) {
+  EXPECT_EQ(DecideSeries(GoodRun(1.05), GoodRuns(QuietMedians())).verdict, Verdict::kSlower);
+}
+
+TEST(SeriesDecisionTest, WithTheDefaultsAOnePercentWobbleIsSame) {
+  EXPECT_EQ(DecideSeries(GoodRun(1.01), GoodRuns(QuietMedians())).verdict, Verdict::kSame);
+}
+
+TEST(SeriesDecisionTest, AFivePercentSpeedupIsFaster) {
+  EXPECT_EQ(DecideSeries(GoodRun(0.95), GoodRuns(QuietMedians()), kConfig).verdict,
+            Verdict::kFaster);
+}
+
+TEST(SeriesDecisionTest, AChangeBelowTheMinimumIsSameHoweverSignificant) {
+  // 2.5 % is 5 robust sigmas (the 0.5 % floor) of this quiet baseline, below the 3 % minimum.
+  const SeriesDecision d = DecideSeries(GoodRun(1.025), GoodRuns(QuietMedians()), kConfig);
+  EXPECT_GT(d.time.z, 4);
+  EXPECT_EQ(d.verdict, Verdict::kSame);
+}
+
+TEST(SeriesDecisionTest, ALargeChangeWithinANoisySeriesIsSame) {
+  // Baseline medians spread +-3 %: a run 3.5 % above the median is inside that spread.
+  const std::vector<double> noisy = {1.00, 1.03, 0.97, 1.02, 0.98, 1.03, 0.97, 1.01, 0.99, 1.00};
+  const SeriesDecision d = DecideSeries(GoodRun(1.035), GoodRuns(noisy), kConfig);
+  EXPECT_LT(d.time.z, 4);
+  EXPECT_EQ(d.verdict, Verdict::kSame);
+}
+
+TEST(SeriesDecisionTest, IdenticalCodeWithThreePercentRunNoiseRarelyRaisesAnAlarm) {
+  // 2000 nights of a series whose run medians wander with a 3 % standard deviation: the robust z
+  // scales with the series' own spread, so almost no night is called SLOWER.
+  std::mt19937_64 rng(42);
+  std::normal_distribution<double> noise(0.0, 0.03);
+  int alarms = 0;
+  const int trials = 2000;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<double> medians;
+    for (int i = 0; i < 10; ++i) medians.push_back(1 + noise(rng));
+    if (DecideSeries(GoodRun(1 + noise(rng)), GoodRuns(medians)).verdict == Verdict::kSlower) {
+      ++alarms;
+    }
+  }
+  EXPECT_LE(alarms, trials / 100);  // at most 1 %
+}
+
+TEST(SeriesDecisionTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpu) {
+  // 1980 -> 1600 MHz; a compute-bound kernel takes 1980/1600 as long for the same cycles.
+  const SeriesDecision d =
+      DecideSeries(GoodRun(1980.0 / 1600.0, 1600), GoodRuns(QuietMedians()), kConfig);
+  EXPECT_EQ(d.verdict, Verdict::kSlower);
+  EXPECT_EQ(d.blame, Blame::kEnvironment);
+  EXPECT_EQ(d.clock, ClockComparison::kChanged);
+  ASSERT_TRUE(d.cycles.has_value());
+  EXPECT_EQ(d.cycles->move, Move::kSame);
+}
+
+TEST(SeriesDecisionTest, ASlowdownInCyclesIsBlamedOnTheCodeEvenWhenTheClockDropped) {
+  // Clock -5 %, time +20 %: cycles +14 %.
+  const SeriesDecision d = DecideSeries(GoodRun(1.20, 1881), GoodRuns(QuietMedians()), kConfig);
+  EXPECT_EQ(d.verdict, Verdict::kSlower);
+  EXPECT_EQ(d.blame, Blame::kCode);
+}
+
+TEST(SeriesDecisionTest, UnchangedTimeWithMovedCyclesIsUnsure) {
+  // A memory-bound kernel at a 10 % higher clock: same time, 10 % more cycles.
+  const SeriesDecision d = DecideSeries(GoodRun(1.0, 2178), GoodRuns(QuietMedians()), kConfig);
+  EXPECT_EQ(d.verdict, Verdict::kUnsure);
+  EXPECT_FALSE(d.reason.empty());
+}
+
+TEST(SeriesDecisionTest, ASlowdownWithoutAClockIsSlowerButBlamedOnNobody) {
+  const SeriesDecision d = DecideSeries(GoodRun(1.05, 0), GoodRuns(QuietMedians(), 0), kConfig);
+  EXPECT_EQ(d.verdict, Verdict::kSlower);
+  EXPECT_EQ(d.blame, Blame::kNone);
+  EXPECT_EQ(d.clock, ClockComparison::kUnknown);
+  EXPECT_FALSE(d.reason.empty());
+}
+
+TEST(SeriesDecisionTest, AnEmptyBaselineIsUnsure) {
+  const SeriesDecision d = DecideSeries(GoodRun(1.0), {}, kConfig);
+  EXPECT_EQ(d.verdict, Verdict::kUnsure);
+  EXPECT_NE(d.reason.find("too few baseline runs"), std::string::npos);
+}
+
+TEST(SeriesDecisionTest, ASingleBaselineRunIsUnsure) {
+  EXPECT_EQ(DecideSeries(GoodRun(2.0), GoodRuns({1.0}), kConfig).verdict, Verdict::kUnsure);
+}
+
+TEST(SeriesDecisionTest, ANaNMedianIsUnsure) {
+  EXPECT_EQ(DecideSeries(GoodRun(NAN), GoodRuns(QuietMedians()), kConfig).verdict,
+            Verdict::kUnsure);
+}
+
+TEST(SeriesDecisionTest, AZeroMedianIsUnsure) {
+  EXPECT_EQ(DecideSeries(GoodRun(0), GoodRuns(QuietMedians()), kConfig).verdict, Verdict::kUnsure);
+}
+
+TEST(SeriesDecisionTest, ZeroMediansInTheBaselineAreNotBaselineRuns) {
+  std::vector<RunPoint> baseline = GoodRuns(std::vector<double>(10, 0.0));
+  EXPECT_EQ(DecideSeries(GoodRun(1.0), baseline, kConfig).verdict, Verdict::kUnsure);
+}
+
+TEST(SeriesDecisionTest, AFlatBaselineUsesTheMadFloor) {
+  const std::vector<RunPoint> flat = GoodRuns(std::vector<double>(10, 1.0));
+  const SeriesDecision same = DecideSeries(GoodRun(1.001), flat, kConfig);
+  EXPECT_EQ(same.verdict, Verdict::kSame);
+  EXPECT_TRUE(same.time.floored);
+  EXPECT_NEAR(same.time.z, 0.2, 1e-9);  // 0.1 % over a 0.5 % floor
+  EXPECT_EQ(DecideSeries(GoodRun(1.05), flat, kConfig).verdict, Verdict::kSlower);
+}
+
+TEST(SeriesDecisionTest, AThrottledNewRunIsUnsure) {
+  RunPoint candidate = GoodRun(1.10);
+  candidate.throttled_fraction = 0.5;
+  const SeriesDecision d = DecideSeries(candidate, GoodRuns(QuietMedians()), kConfig);
+  EXPECT_EQ(d.verdict, Verdict::kUnsure);
+  EXPECT_NE(d.reason.find("throttled"), std::string::npos);
+}
+
+TEST(SeriesDecisionTest, AnUnverifiedNewRunIsUnsure) {
+  RunPoint candidate = GoodRun(1.10);
+  candidate.verified = false;
+  EXPECT_EQ(DecideSeries(candidate, GoodRuns(QuietMedians()), kConfig).verdict, Verdict::kUnsure);
+}
+
+TEST(SeriesDecisionTest, ThrottledAndUnverifiedRunsNeverFormTheBaseline) {
+  // Six good runs at 1.0 and five bad ones at 1.10: the bad ones would hide a 10 % slowdown.
+  std::vector<RunPoint> baseline = GoodRuns({1.0, 1.0, 1.001, 0.999, 1.0, 1.0});
+  for (int i = 0; i < 5; ++i) {
+    RunPoint bad = GoodRun(1.10);
+    if (i % 2 == 0) {
+      bad.throttled_fraction = 0.3;
+    } else {
+      bad.verified = false;
+    }
+    baseline.push_back(bad);
+  }
+  const SeriesDecision d = DecideSeries(GoodRun(1.10), baseline, kConfig);
+  EXPECT_EQ(d.baseline_runs_used, 6u);
+  EXPECT_EQ(d.verdict, Verdict::kSlower);
+}
+
+TEST(SeriesDecisionTest, OnlyTheNewestGoodRunsFormTheBaseline) {
+  // Old runs at 2.0 (before a fix), the newest ten at 1.0.
+  std::vector<double> medians(5, 2.0);
+  for (double m : QuietMedians()) medians.push_back(m);
+  const SeriesDecision d = DecideSeries(GoodRun(1.0), GoodRuns(medians), kConfig);
+  EXPECT_EQ(d.baseline_runs_used, 10u);
+  EXPECT_EQ(d.baseline_run_ids.front(), 6);
+  EXPECT_EQ(d.verdict, Verdict::kSame);
+}
+
+TEST(SeriesDecisionTest, TheUTestIsReportedButDoesNotDecide) {
+  // Samples completely separated (the U-test's p is tiny) but the median moved 0.5 %: SAME.
+  std::vector<RunPoint> baseline = GoodRuns(QuietMedians());
+  for (RunPoint& run : baseline) {
+    for (int i = 0; i < 50; ++i) run.samples_seconds.push_back(run.median_seconds + i * 1e-7);
+  }
+  RunPoint candidate = GoodRun(1.005);
+  for (int i = 0; i < 50; ++i) candidate.samples_seconds.push_back(1.005 + i * 1e-7);
+  const SeriesDecision d = DecideSeries(candidate, baseline, kConfig);
+  ASSERT_TRUE(d.u_test_p_value.has_value());
+  EXPECT_LT(*d.u_test_p_value, 1e-6);
+  EXPECT_EQ(d.verdict, Verdict::kSame);
+}
+
+TEST(SeriesDecisionTest, NoSamplesMeansNoUTest) {
+  EXPECT_FALSE(
+      DecideSeries(GoodRun(1.0), GoodRuns(QuietMedians()), kConfig).u_test_p_value.has_value());
+}
+
+}  // namespace
+}  // namespace warpwatch::server::detect
