@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "common/catalog/catalog.h"
+#include "kernels/core/cuda_architectures.h"
 #include "kernels/core/cuda_check.h"
 #include "worker/engine/case_sampler.h"
 #include "worker/engine/counter_pass.h"
@@ -35,12 +36,10 @@ bool UnderProfiler() { return std::getenv("CUDA_INJECTION64_PATH") != nullptr; }
 PointResult Failed(const Status& status, PointResult r) {
   r.measurement.set_status(v1::POINT_STATUS_FAILED);
   r.measurement.set_error(status.ToString());
-  bool poisoned = status.code() == StatusCode::kAborted;
-  // A family may have reported a sticky fault as another code, or not at all yet: ask CUDA.
-  cudaError_t err = cudaDeviceSynchronize();
-  if (kernels::IsStickyCudaError(err)) poisoned = true;
-  if (err != cudaSuccess && !poisoned) (void)cudaGetLastError();
-  r.context_poisoned = poisoned;
+  // A family may have reported a sticky fault as another code, or not at all yet: ask CUDA (an
+  // error that survives a second synchronisation poisons the context whatever its code).
+  const bool poisoned = kernels::IsContextPoisoned();
+  r.context_poisoned = poisoned || status.code() == StatusCode::kAborted;
   return r;
 }
 
@@ -142,6 +141,10 @@ StatusOr<std::unique_ptr<kernels::Case>> PointEngine::PrepareCase(const catalog:
   }
   kernels::Case& c = **made;
   RETURN_IF_ERROR(NotASkip(c.Setup(stream_)).Annotate("Setup"));
+  // A GPU this worker carries no code for: SKIPPED with the reason, not a failed launch.
+  if (const void* f = c.Shape().function; f != nullptr) {
+    RETURN_IF_ERROR(kernels::RequireKernelImage(f, info_.prop));
+  }
   // Correctness before timing.
   Status s = c.Reset(stream_);
   if (s.ok()) s = c.Run(stream_);
@@ -265,12 +268,7 @@ PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettin
                            : traced.status();
     if (!d.ok()) {
       m.set_duration_note("kernel durations unavailable: " + d.message());
-      cudaError_t err = cudaDeviceSynchronize();
-      if (kernels::IsStickyCudaError(err)) {
-        r.context_poisoned = true;
-      } else if (err != cudaSuccess) {
-        (void)cudaGetLastError();
-      }
+      if (kernels::IsContextPoisoned()) r.context_poisoned = true;
     }
   }
 
@@ -306,8 +304,7 @@ void PointEngine::CollectCounters(const catalog::Point& point, kernels::Case& c,
     return;
   }
   m.set_counters_note("counters unavailable: " + s.message());
-  cudaError_t err = cudaDeviceSynchronize();
-  if (kernels::IsStickyCudaError(err)) r->context_poisoned = true;
+  if (kernels::IsContextPoisoned()) r->context_poisoned = true;
 }
 
 }  // namespace warpwatch::worker

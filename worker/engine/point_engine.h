@@ -27,7 +27,7 @@ namespace warpwatch::worker {
 
 struct PointResult {
   v1::Measurement measurement;
-  // A sticky CUDA error (StatusCode::kAborted or IsStickyCudaError) happened: the process's CUDA
+  // A sticky CUDA error (StatusCode::kAborted or kernels::IsContextPoisoned) happened: the process's CUDA
   // context is unusable and the caller must not run another point in it.
   bool context_poisoned = false;
 };
