@@ -27,12 +27,16 @@ std::string Params(const v1::Measurement& m) {
 }  // namespace
 
 std::string LessonVerdict(const std::vector<const v1::Measurement*>& rows,
-                          const std::string& recommended) {
+                          const std::string& recommended,
+                          const std::set<std::string>& references) {
   if (recommended.empty()) return "";
   int compared = 0;
   std::vector<std::string> exceptions;
   for (const v1::Measurement* m : rows) {
-    if (m->status() != v1::POINT_STATUS_OK || m->case_().variant() == recommended) continue;
+    if (m->status() != v1::POINT_STATUS_OK || m->case_().variant() == recommended ||
+        references.count(m->case_().variant()) > 0) {
+      continue;
+    }
     const v1::Measurement* rec = nullptr;
     for (const v1::Measurement* r : rows) {
       if (r->status() == v1::POINT_STATUS_OK && r->case_().variant() == recommended &&

@@ -3,6 +3,7 @@
 #ifndef WARPWATCH_COMMON_REPORT_LESSON_VERDICT_H_
 #define WARPWATCH_COMMON_REPORT_LESSON_VERDICT_H_
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,12 @@ namespace warpwatch::report {
 inline constexpr double kLessonTolerance = 0.02;
 
 // `rows`: the family's measurements (any status); `recommended`: its recommended variant ("" when
-// the catalog names none). Returns "" when nothing can be judged (no recommended variant, or no
-// other variant measured next to it).
+// the catalog names none); `references`: variants that are ceilings to measure against (cudaMemcpy,
+// CUB, a plain copy), never rivals: they are not judged. Returns "" when nothing can be judged
+// (no recommended variant, or no other variant measured next to it).
 std::string LessonVerdict(const std::vector<const v1::Measurement*>& rows,
-                          const std::string& recommended);
+                          const std::string& recommended,
+                          const std::set<std::string>& references = {});
 
 }  // namespace warpwatch::report
 

@@ -100,11 +100,13 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
                   std::vector<const v1::Measurement*> rows, const ReportOptions& options,
                   std::ostringstream& out) {
   std::string recommended;
+  std::set<std::string> references;
   std::map<std::string, int> variant_order;
   if (info != nullptr) {
     for (size_t i = 0; i < info->variants.size(); ++i) {
       variant_order[info->variants[i].name] = static_cast<int>(i);
       if (info->variants[i].recommended) recommended = info->variants[i].name;
+      if (info->variants[i].reference) references.insert(info->variants[i].name);
     }
   }
   std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
@@ -121,7 +123,7 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
   out << "## " << family;
   if (info != nullptr) out << " (guide " << info->guide_section << ")\n\n> " << info->lesson;
   out << "\n\n";
-  const std::string verdict = LessonVerdict(rows, recommended);
+  const std::string verdict = LessonVerdict(rows, recommended, references);
   if (!verdict.empty()) out << verdict << "\n\n";
   auto note = options.notes.find(family);
   if (note != options.notes.end()) out << note->second << "\n\n";

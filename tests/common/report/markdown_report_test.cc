@@ -65,6 +65,18 @@ TEST(MarkdownReportTest, NamesEveryVariantThatBeatsTheRecommendedOne) {
       << md;
 }
 
+TEST(MarkdownReportTest, ReferenceVariantsAreCeilingsNotRivals) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "cub", 1024, 0.5e-3);  // the catalog's reference
+  *run.add_measurements() = Point("reduce", "neighbored", 1024, 3e-3);
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_NE(md.find("Lesson shows: `warp_shuffle` is the fastest (or within 2 %) in all 1 "
+                    "comparisons."),
+            std::string::npos)
+      << md;
+}
+
 TEST(MarkdownReportTest, PrintsEachFamilysNoteFromTheNotesFile) {
   ReportOptions options;
   options.notes = ParseNotes("intro ignored\n## reduce\n\nthe book's steps.\n\n## other\nx\n");
