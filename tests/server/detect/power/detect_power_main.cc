@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "server/detect/baseline.h"
+#include "server/detect/robust_stats.h"
 #include "tests/server/detect/power/fixture_reader.h"
 #include "tests/server/detect/power/power_study.h"
 
@@ -78,6 +79,16 @@ int main(int argc, char** argv) {
                     "per-case robust sigma of the run medians over %zu cases: median %.2f %%, "
                     "p90 %.2f %%, p95 %.2f %%, max %.2f %%; noisiest:\n",
                     sigmas.size(), 100 * at(0.5), 100 * at(0.9), 100 * at(0.95), 100 * sigmas[0]);
+      observed += line;
+      std::vector<double> logs;
+      for (double sigma : sigmas) {
+        if (sigma > 0) logs.push_back(std::log(sigma));
+      }
+      const detect::RobustScale fit = detect::RobustScaleOf(logs, 0.0);
+      std::snprintf(line, sizeof(line),
+                    "lognormal fit of those sigmas (inflated by estimating each from few runs): "
+                    "--sigma-median %.4f --sigma-spread %.2f\n",
+                    std::exp(fit.center), fit.sigma);
       observed += line;
       for (size_t i = 0; i < noise.size() && i < 8; ++i) {
         std::snprintf(line, sizeof(line), "  %-70s sigma %.2f %%, range %.2f %%\n",
