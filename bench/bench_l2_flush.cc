@@ -12,10 +12,9 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/detail/ratio_report.h"
 #include "common/catalog/plan.h"
@@ -51,15 +50,6 @@ constexpr Method kMethods[] = {
     {"read pass, no stamps", true, worker::FlushMethod::kReadPass, true, false},
     {"read pass, bare events", true, worker::FlushMethod::kReadPass, false, false},
 };
-
-catalog::Point Point(const std::string& family, const std::string& variant,
-                     std::map<std::string, int64_t> params) {
-  catalog::Point p;
-  p.family = family;
-  p.variant = variant;
-  p.params = std::move(params);
-  return p;
-}
 
 struct Row {
   std::string key;
@@ -145,12 +135,12 @@ StatusOr<std::vector<Row>> MeasureCase(const catalog::Point& point, const cudaDe
       ASSIGN_OR_RETURN(flusher, worker::L2Flusher::Create(prop.l2CacheSize, m.method));
     }
     Row row{key, kernel, m.name};
-    RETURN_IF_ERROR(Sample(*c, t, flusher.get(), m, runs, true, &row.event_median,
-                           &row.kernel_median));
+    RETURN_IF_ERROR(
+        Sample(*c, t, flusher.get(), m, runs, true, &row.event_median, &row.kernel_median));
     if (m.flush && m.method == worker::FlushMethod::kReadPass && m.blocker && m.stamps) {
       double unused = 0;
-      RETURN_IF_ERROR(Sample(*c, t, flusher.get(), m, runs, false, &row.untraced_event_median,
-                             &unused));
+      RETURN_IF_ERROR(
+          Sample(*c, t, flusher.get(), m, runs, false, &row.untraced_event_median, &unused));
     }
     rows.push_back(row);
   }
@@ -174,7 +164,8 @@ int Main(int argc, char** argv) {
     CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&t.stream, cudaStreamNonBlocking));
     ASSIGN_OR_RETURN(t.blocker, worker::LaunchBlocker::Create(500'000'000ull));
     ASSIGN_OR_RETURN(t.stamps, worker::ClockStamps::Create(prop.multiProcessorCount));
-    ASSIGN_OR_RETURN(worker::KernelName marker, worker::NameOfKernel(worker::ClockStamps::Kernel()));
+    ASSIGN_OR_RETURN(worker::KernelName marker,
+                     worker::NameOfKernel(worker::ClockStamps::Kernel()));
     t.marker = marker.mangled;
     return OkStatus();
   }();
@@ -183,14 +174,16 @@ int Main(int argc, char** argv) {
     return 1;
   }
   const std::vector<catalog::Point> points = {
-      Point("memory.coalescing", "copy", {{"n", int64_t{1} << 24}, {"block_size", 256}}),
-      Point("memory.coalescing", "copy", {{"n", int64_t{1} << 26}, {"block_size", 256}}),
-      Point("reduce", "warp_shuffle", {{"n", int64_t{1} << 24}, {"block_size", 512}}),
-      Point("reduce", "unrolling8", {{"n", int64_t{1} << 24}, {"block_size", 512}}),
-      Point("memory.vector_width", "w16", {{"n", int64_t{1} << 24}, {"block_size", 256}}),
+      catalog::Point{"memory.coalescing", "copy", {{"n", int64_t{1} << 24}, {"block_size", 256}}},
+      catalog::Point{"memory.coalescing", "copy", {{"n", int64_t{1} << 26}, {"block_size", 256}}},
+      catalog::Point{"reduce", "warp_shuffle", {{"n", int64_t{1} << 24}, {"block_size", 512}}},
+      catalog::Point{"reduce", "unrolling8", {{"n", int64_t{1} << 24}, {"block_size", 512}}},
+      catalog::Point{"memory.vector_width", "w16", {{"n", int64_t{1} << 24}, {"block_size", 256}}},
   };
-  std::printf("device: %s, %d runs per case and method; ratio = event median / CUPTI kernel "
-              "median\n", prop.name, runs);
+  std::printf(
+      "device: %s, %d runs per case and method; ratio = event median / CUPTI kernel "
+      "median\n",
+      prop.name, runs);
   nlohmann::json out = {{"bench", "bench_l2_flush"}, {"device", prop.name}, {"runs", runs}};
   for (const catalog::Point& p : points) {
     StatusOr<std::vector<Row>> rows = MeasureCase(p, prop, t, runs);

@@ -27,8 +27,7 @@ std::string Params(const v1::Measurement& m) {
 }  // namespace
 
 std::string LessonVerdict(const std::vector<const v1::Measurement*>& rows,
-                          const std::string& recommended,
-                          const std::set<std::string>& references) {
+                          const std::string& recommended, const std::set<std::string>& references) {
   if (recommended.empty()) return "";
   int compared = 0;
   std::vector<std::string> exceptions;

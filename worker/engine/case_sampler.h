@@ -24,10 +24,10 @@ namespace warpwatch::worker {
 
 // What the sampler needs besides the case; borrowed, all must outlive the sampler.
 struct SamplerTools {
-  L2Flusher* flusher = nullptr;        // null = hot samples
-  LaunchBlocker* blocker = nullptr;    // null = the case's Run() waits for the host
-  ClockStamps* stamps = nullptr;       // null = no clock per sample
-  Telemetry* telemetry = nullptr;      // throttle reasons when it is NVML; may be null
+  L2Flusher* flusher = nullptr;      // null = hot samples
+  LaunchBlocker* blocker = nullptr;  // null = the case's Run() waits for the host
+  ClockStamps* stamps = nullptr;     // null = no clock per sample
+  Telemetry* telemetry = nullptr;    // throttle reasons when it is NVML; may be null
 };
 
 class CaseSampler : public Sampler {

@@ -1,10 +1,9 @@
 // Timestamp kernel and the interval it measures.
-#include "worker/engine/clock_stamps.h"
-
 #include <algorithm>
 #include <vector>
 
 #include "kernels/core/cuda_check.h"
+#include "worker/engine/clock_stamps.h"
 
 namespace warpwatch::worker {
 namespace {
@@ -68,8 +67,7 @@ Status ClockStamps::Begin(cudaStream_t stream) {
 
 Status ClockStamps::End(cudaStream_t stream) {
   RETURN_IF_ERROR(Stamp(stream, 1));
-  CUDA_RETURN_IF_ERROR(
-      cudaMemcpyAsync(h_slots_, d_slots_, bytes_, cudaMemcpyDeviceToHost, stream));
+  CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(h_slots_, d_slots_, bytes_, cudaMemcpyDeviceToHost, stream));
   return OkStatus();
 }
 
@@ -85,9 +83,8 @@ ClockInterval ClockStamps::Read() const {
   ClockInterval interval;
   if (per_sm.empty()) return interval;
   // The SM with the median clock: one SM's counter hiccup does not move the estimate.
-  std::sort(per_sm.begin(), per_sm.end(), [](const auto& x, const auto& y) {
-    return x.second / x.first < y.second / y.first;
-  });
+  std::sort(per_sm.begin(), per_sm.end(),
+            [](const auto& x, const auto& y) { return x.second / x.first < y.second / y.first; });
   const auto& mid = per_sm[per_sm.size() / 2];
   interval.ns = mid.first;
   interval.cycles = mid.second;

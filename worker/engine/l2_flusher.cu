@@ -1,9 +1,8 @@
 // L2 flush before cold samples: a read pass over twice the L2 size.
-#include "worker/engine/l2_flusher.h"
-
 #include <algorithm>
 
 #include "kernels/core/cuda_check.h"
+#include "worker/engine/l2_flusher.h"
 
 namespace warpwatch::worker {
 namespace {
@@ -25,7 +24,9 @@ constexpr int kBlock = 512;
 
 }  // namespace
 
-const void* L2Flusher::ReadPassKernel() { return reinterpret_cast<const void*>(&L2FlushReadKernel); }
+const void* L2Flusher::ReadPassKernel() {
+  return reinterpret_cast<const void*>(&L2FlushReadKernel);
+}
 
 StatusOr<std::unique_ptr<L2Flusher>> L2Flusher::Create(int l2_bytes, FlushMethod method) {
   auto f = std::unique_ptr<L2Flusher>(new L2Flusher());

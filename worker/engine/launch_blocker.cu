@@ -1,9 +1,8 @@
 // The blocking kernel and its host side.
-#include "worker/engine/launch_blocker.h"
-
 #include <atomic>
 
 #include "kernels/core/cuda_check.h"
+#include "worker/engine/launch_blocker.h"
 
 namespace warpwatch::worker {
 namespace {

@@ -225,14 +225,14 @@ PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettin
     std::unique_ptr<kernels::Case> previous;
     if (g > 0) {
       StatusOr<std::unique_ptr<kernels::Case>> fresh = PrepareCase(point, settings, &m);
-      if (!fresh.ok()) return Failed(fresh.status().Annotate("group " + std::to_string(g)),
-                                     std::move(r));
+      if (!fresh.ok())
+        return Failed(fresh.status().Annotate("group " + std::to_string(g)), std::move(r));
       previous = std::move(current);
       current = std::move(fresh).value();
       (*sampler)->SetCase(current.get());
     }
-    SamplingResult part = SampleUntilStable(**sampler, groups > 1 ? share : settings.stop,
-                                            SteadyWallClock());
+    SamplingResult part =
+        SampleUntilStable(**sampler, groups > 1 ? share : settings.stop, SteadyWallClock());
     previous.reset();
     sampling.samples.insert(sampling.samples.end(), part.samples.begin(), part.samples.end());
     group_of.insert(group_of.end(), part.samples.size(), g);
@@ -245,8 +245,7 @@ PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettin
   sampling.rel_stderr = RelativeStandardError(sampling.samples);
 
   SampleContext context;
-  context.clocks_mhz =
-      EstimateSampleClocksMhz((*sampler)->stamp_cycles(), (*sampler)->stamp_ns());
+  context.clocks_mhz = EstimateSampleClocksMhz((*sampler)->stamp_cycles(), (*sampler)->stamp_ns());
   context.reasons = (*sampler)->throttle_reasons();
   kernels::Work work = current->work();
   context.bytes = work.bytes;

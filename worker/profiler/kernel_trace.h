@@ -21,13 +21,13 @@ struct KernelRecord {
 // One kernel of the timed region, over all traced samples.
 struct TracedKernel {
   std::string symbol;
-  std::vector<double> seconds;   // one per sample in which it ran (summed over its launches)
-  int launches_per_sample = 0;   // launches in the first sample
+  std::vector<double> seconds;  // one per sample in which it ran (summed over its launches)
+  int launches_per_sample = 0;  // launches in the first sample
 };
 
 struct KernelTrace {
-  std::vector<TracedKernel> kernels;   // in first-launch order
-  std::vector<double> span_seconds;    // per sample: first kernel's start to last kernel's end
+  std::vector<TracedKernel> kernels;  // in first-launch order
+  std::vector<double> span_seconds;   // per sample: first kernel's start to last kernel's end
 };
 
 // `records` in any order; the samples are the stretches between a `marker` record (the clock

@@ -60,9 +60,9 @@ StatusOr<KernelTracer*> KernelTracer::Get() {
           UnavailableError("kernel durations unavailable: " + api.status().message()));
     }
     State().api = *api;
-    Status s = CuptiStatus(**api, (*api)->cuptiActivityRegisterCallbacks(BufferRequested,
-                                                                         BufferCompleted),
-                           "cuptiActivityRegisterCallbacks");
+    Status s =
+        CuptiStatus(**api, (*api)->cuptiActivityRegisterCallbacks(BufferRequested, BufferCompleted),
+                    "cuptiActivityRegisterCallbacks");
     if (!s.ok()) {
       return new StatusOr<KernelTracer*>(
           UnavailableError("kernel durations unavailable: " + s.message()));

@@ -55,8 +55,7 @@ std::string StopReason(const std::vector<double>& samples, const std::vector<dou
   return "";
 }
 
-SamplingResult SampleUntilStable(Sampler& sampler, const StopSettings& settings,
-                                 WallClock& clock) {
+SamplingResult SampleUntilStable(Sampler& sampler, const StopSettings& settings, WallClock& clock) {
   SamplingResult result;
   const double start = clock.NowSeconds();
   std::vector<double> noise;

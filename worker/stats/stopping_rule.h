@@ -37,11 +37,11 @@ class WallClock {
 WallClock& SteadyWallClock();
 
 struct StopSettings {
-  int min_samples = 10;          // at least 1
-  int max_samples = 10000;       // at least min_samples
-  double target_noise = 0.005;   // relative standard deviation to stop at (nvbench --max-noise)
+  int min_samples = 10;         // at least 1
+  int max_samples = 10000;      // at least min_samples
+  double target_noise = 0.005;  // relative standard deviation to stop at (nvbench --max-noise)
   double min_gpu_time_seconds = 0.5;  // nvbench --min-time
-  double timeout_seconds = 15;   // wall time of the sampling loop (nvbench --timeout)
+  double timeout_seconds = 15;        // wall time of the sampling loop (nvbench --timeout)
 };
 
 // Convergence check (nvbench): every kConvergenceStride samples once more than kConvergenceWindow
@@ -58,11 +58,11 @@ inline constexpr const char* kStopMaxSamples = "max_samples";
 inline constexpr const char* kStopTimeout = "timeout";
 
 struct SamplingResult {
-  std::vector<double> samples;   // every sample, in order
-  std::string stop_reason;       // one of the kStop* values; empty when status is not OK
-  double rel_stddev = 0;         // noise of the samples at the stop
-  double rel_stderr = 0;         // relative standard error of their mean at the stop
-  Status status;                 // the sampler's first error; samples then holds those before it
+  std::vector<double> samples;  // every sample, in order
+  std::string stop_reason;      // one of the kStop* values; empty when status is not OK
+  double rel_stddev = 0;        // noise of the samples at the stop
+  double rel_stderr = 0;        // relative standard error of their mean at the stop
+  Status status;                // the sampler's first error; samples then holds those before it
 };
 
 // Runs `sampler` until the rule says stop. The noise and convergence rules are checked only once

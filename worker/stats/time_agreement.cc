@@ -1,7 +1,6 @@
 // Event time vs kernel time.
 #include "worker/stats/time_agreement.h"
 
-
 namespace warpwatch::worker {
 
 double EventKernelGap(double event_median_seconds, double kernel_median_seconds) {

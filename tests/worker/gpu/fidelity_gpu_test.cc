@@ -10,8 +10,8 @@
 
 #include "common/catalog/catalog.h"
 #include "kernels/core/family.h"
-#include "tests/worker/gpu/gpu_test_support.h"
 #include "tests/worker/gpu/gpu_hammer.h"
+#include "tests/worker/gpu/gpu_test_support.h"
 #include "worker/engine/case_sampler.h"
 #include "worker/engine/kernel_symbols.h"
 #include "worker/engine/point_engine.h"
@@ -21,17 +21,8 @@
 namespace warpwatch::worker {
 namespace {
 
-catalog::Point Point(const std::string& family, const std::string& variant,
-                     std::map<std::string, int64_t> params) {
-  catalog::Point p;
-  p.family = family;
-  p.variant = variant;
-  p.params = std::move(params);
-  return p;
-}
-
 const catalog::Point kCopy =
-    Point("memory.coalescing", "copy", {{"n", int64_t{1} << 24}, {"block_size", 256}});
+    catalog::Point{"memory.coalescing", "copy", {{"n", int64_t{1} << 24}, {"block_size", 256}}};
 
 class FidelityGpuTest : public ::testing::Test {
  protected:
@@ -54,7 +45,7 @@ class FidelityGpuTest : public ::testing::Test {
 // H100, which Nsight Compute's gpu__time_duration includes too), nothing that grows with the work.
 TEST_F(FidelityGpuTest, CopyEventTimeIsItsCuptiKernelTimePlusAFixedOverhead) {
   const catalog::Point big =
-      Point("memory.coalescing", "copy", {{"n", int64_t{1} << 26}, {"block_size", 256}});
+      catalog::Point{"memory.coalescing", "copy", {{"n", int64_t{1} << 26}, {"block_size", 256}}};
   for (const catalog::Point& p : {kCopy, big}) {
     PointResult r = engine_->Measure(p, Quick());
     const v1::Measurement& m = r.measurement;
@@ -110,7 +101,8 @@ TEST_F(FidelityGpuTest, EngineFlushLeavesNoWriteBackForTheTimedKernel) {
 
 TEST_F(FidelityGpuTest, EveryKernelOfABookReductionIsNamedAsProfilersNameIt) {
   PointResult r = engine_->Measure(
-      Point("reduce", "unrolling8", {{"n", int64_t{1} << 24}, {"block_size", 512}}), Quick());
+      catalog::Point{"reduce", "unrolling8", {{"n", int64_t{1} << 24}, {"block_size", 512}}},
+      Quick());
   const v1::Measurement& m = r.measurement;
   ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
   ASSERT_TRUE(m.duration_note().empty()) << m.duration_note();
@@ -123,7 +115,8 @@ TEST_F(FidelityGpuTest, EveryKernelOfABookReductionIsNamedAsProfilersNameIt) {
 }
 
 TEST_F(FidelityGpuTest, CubVariantIsNamedAfterCubsOwnKernels) {
-  PointResult r = engine_->Measure(Point("reduce", "cub", {{"n", int64_t{1} << 24}}), Quick());
+  PointResult r =
+      engine_->Measure(catalog::Point{"reduce", "cub", {{"n", int64_t{1} << 24}}}, Quick());
   const v1::Measurement& m = r.measurement;
   ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
   ASSERT_GE(m.kernels_size(), 1) << m.duration_note();
@@ -146,8 +139,8 @@ TEST_F(FidelityGpuTest, SmClockIsTheOneTheKernelRanAtNotAnIdleReading) {
 // A clock-bound case measured while another stream hammers every SM with tensor-core work: the
 // GPU lowers its clock to stay in its power budget, and the samples must say so.
 TEST_F(FidelityGpuTest, ClockBoundCaseOnAHammeredGpuIsFlaggedThrottled) {
-  const catalog::Point point = Point("occupancy.registers", "regs_unbounded",
-                                     {{"n", int64_t{1} << 24}, {"block_size", 512}});
+  const catalog::Point point = catalog::Point{
+      "occupancy.registers", "regs_unbounded", {{"n", int64_t{1} << 24}, {"block_size", 512}}};
   PointResult quiet = engine_->Measure(point, Quick());
   ASSERT_EQ(quiet.measurement.status(), v1::POINT_STATUS_OK) << quiet.measurement.error();
   auto hammer = GpuHammer::Start(/*seconds=*/6.0);
@@ -159,11 +152,12 @@ TEST_F(FidelityGpuTest, ClockBoundCaseOnAHammeredGpuIsFlaggedThrottled) {
   ASSERT_TRUE(stopped.ok()) << stopped.ToString();
   const v1::Measurement& m = busy.measurement;
   ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
-  std::printf("quiet: %.0f MHz, throttled %.2f; hammered: %.0f MHz (NVML during: %.0f), "
-              "throttled %.2f, median %.1f us vs %.1f us\n",
-              quiet.measurement.median_sm_clock_mhz(), quiet.measurement.throttled_fraction(),
-              m.median_sm_clock_mhz(), nvml_mhz, m.throttled_fraction(), m.stats().median() * 1e6,
-              quiet.measurement.stats().median() * 1e6);
+  std::printf(
+      "quiet: %.0f MHz, throttled %.2f; hammered: %.0f MHz (NVML during: %.0f), "
+      "throttled %.2f, median %.1f us vs %.1f us\n",
+      quiet.measurement.median_sm_clock_mhz(), quiet.measurement.throttled_fraction(),
+      m.median_sm_clock_mhz(), nvml_mhz, m.throttled_fraction(), m.stats().median() * 1e6,
+      quiet.measurement.stats().median() * 1e6);
   EXPECT_LT(quiet.measurement.throttled_fraction(), 0.05);
   // Measured on the H100: 1872 MHz under the hammer (0.945 of max), below kThrottleClockRatio.
   EXPECT_GT(m.throttled_fraction(), 0.5);
@@ -176,7 +170,8 @@ TEST_F(FidelityGpuTest, HotSamplesOfATinyKernelHoldNoHostLaunchTime) {
   v1::MeasurementSettings s;
   s.set_min_gpu_time_seconds(0.02);
   s.set_l2_flush(false);
-  PointResult r = engine_->Measure(Point("testing.fault", "ok", {{"n", 1024}}), ResolveSettings(s));
+  PointResult r =
+      engine_->Measure(catalog::Point{"testing.fault", "ok", {{"n", 1024}}}, ResolveSettings(s));
   const v1::Measurement& m = r.measurement;
   ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
   ASSERT_GT(m.kernel_median_seconds(), 0) << m.duration_note();
@@ -197,7 +192,8 @@ TEST_F(FidelityGpuTest, CounterPassSeesTheDramTrafficTheTimingSees) {
   PointResult r = engine_->Measure(kCopy, settings);
   const v1::Measurement& m = r.measurement;
   ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
-  if (m.counters_note().find("not permitted") != std::string::npos) GTEST_SKIP() << m.counters_note();
+  if (m.counters_note().find("not permitted") != std::string::npos)
+    GTEST_SKIP() << m.counters_note();
   auto it = m.counters().find("dram__throughput.avg.pct_of_peak_sustained_elapsed");
   ASSERT_NE(it, m.counters().end()) << m.counters_note();
   std::printf("copy 2^24: dram__throughput %.1f %%, timing %.1f %% of peak\n", it->second,
@@ -211,10 +207,12 @@ TEST_F(FidelityGpuTest, EachKernelOfABookReductionHasCountersOfItsOwn) {
   EngineSettings settings = Quick();
   settings.collect_counters = true;
   PointResult r = engine_->Measure(
-      Point("reduce", "interleaved", {{"n", int64_t{1} << 24}, {"block_size", 512}}), settings);
+      catalog::Point{"reduce", "interleaved", {{"n", int64_t{1} << 24}, {"block_size", 512}}},
+      settings);
   const v1::Measurement& m = r.measurement;
   ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << m.error();
-  if (m.counters_note().find("not permitted") != std::string::npos) GTEST_SKIP() << m.counters_note();
+  if (m.counters_note().find("not permitted") != std::string::npos)
+    GTEST_SKIP() << m.counters_note();
   ASSERT_EQ(m.kernels_size(), 2) << m.counters_note();
   const char* occ = catalog::kAchievedOccupancyCounter;
   ASSERT_EQ(m.kernels(0).counters().count(occ), 1u) << m.counters_note();

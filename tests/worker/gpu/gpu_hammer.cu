@@ -1,12 +1,11 @@
 // The hammer kernel (wmma half-precision MMA on register fragments) and its launch loop.
-#include "tests/worker/gpu/gpu_hammer.h"
-
 #include <cuda_fp16.h>
 #include <mma.h>
 
 #include <chrono>
 
 #include "kernels/core/cuda_check.h"
+#include "tests/worker/gpu/gpu_hammer.h"
 
 namespace warpwatch::worker {
 namespace {
@@ -39,16 +38,18 @@ StatusOr<std::unique_ptr<GpuHammer>> GpuHammer::Start(double seconds) {
       float* sink = nullptr;
       CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
       CUDA_RETURN_IF_ERROR(cudaMalloc(&sink, sizeof(float)));
-      const auto deadline = std::chrono::steady_clock::now() +
-                            std::chrono::duration<double>(seconds);
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
       Status s = OkStatus();
       while (!self->stop_.load() && std::chrono::steady_clock::now() < deadline && s.ok()) {
         HammerKernel<<<sms * 4, 256, 0, stream>>>(50000, sink);
         cudaError_t launched = cudaPeekAtLastError();
-        if (launched != cudaSuccess) s = kernels::CudaError(launched, "HammerKernel", __FILE__, __LINE__);
+        if (launched != cudaSuccess)
+          s = kernels::CudaError(launched, "HammerKernel", __FILE__, __LINE__);
         // Keep two launches queued at most so Stop() returns within one launch.
         cudaError_t done = cudaStreamSynchronize(stream);
-        if (s.ok() && done != cudaSuccess) s = kernels::CudaError(done, "hammer sync", __FILE__, __LINE__);
+        if (s.ok() && done != cudaSuccess)
+          s = kernels::CudaError(done, "hammer sync", __FILE__, __LINE__);
       }
       cudaFree(sink);
       cudaStreamDestroy(stream);

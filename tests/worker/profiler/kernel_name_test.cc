@@ -8,10 +8,12 @@ namespace warpwatch::worker {
 namespace {
 
 TEST(KernelName, TemplateKernelInAnAnonymousNamespaceKeepsItsTemplateArgument) {
-  // namespace { template <int N> __global__ void CoalescingCopyKernel(const float*, float*, long); }
+  // namespace { template <int N> __global__ void CoalescingCopyKernel(const float*, float*, long);
+  // }
   KernelName k = NameKernel("_ZN12_GLOBAL__N_120CoalescingCopyKernelILi0EEEvPKfPfl");
   EXPECT_EQ(k.name, "CoalescingCopyKernel<0>");
-  EXPECT_EQ(k.demangled, "void (anonymous namespace)::CoalescingCopyKernel<0>(float const*, float*, long)");
+  EXPECT_EQ(k.demangled,
+            "void (anonymous namespace)::CoalescingCopyKernel<0>(float const*, float*, long)");
   EXPECT_EQ(k.mangled, "_ZN12_GLOBAL__N_120CoalescingCopyKernelILi0EEEvPKfPfl");
 }
 
