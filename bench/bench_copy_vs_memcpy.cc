@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,17 +42,18 @@ int Main(int argc, char** argv) {
 
   cudaDeviceProp prop{};
   cudaStream_t stream = nullptr;
-  L2Flusher flusher;
+  std::unique_ptr<worker::L2Flusher> flusher;
   Status s = [&]() -> Status {
     CUDA_RETURN_IF_ERROR(cudaGetDeviceProperties(&prop, 0));
     CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    return flusher.Init(prop);
+    ASSIGN_OR_RETURN(flusher, worker::L2Flusher::Create(prop.l2CacheSize));
+    return OkStatus();
   }();
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.ToString().c_str());
     return 1;
   }
-  std::printf("device: %s, %d runs per case, median, L2 flushed before each run\n", prop.name,
+  std::printf("device: %s, %d runs per case, median, L2 flushed clean (read pass over 2x L2) before each run\n", prop.name,
               runs);
 
   const int64_t side = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
@@ -66,7 +68,7 @@ int Main(int argc, char** argv) {
            {{{"side", side}, {"block_rows", 4}}, {{"side", side}, {"block_rows", 8}}}},
       };
   StatusOr<CaseTiming> memcpy_timing =
-      TimeCase(Point("memory.coalescing", "memcpy", {{"n", n}}), prop, runs, stream, &flusher);
+      TimeCase(Point("memory.coalescing", "memcpy", {{"n", n}}), prop, runs, stream, flusher.get());
   if (!memcpy_timing.ok()) {
     std::fprintf(stderr, "reference: %s\n", memcpy_timing.status().ToString().c_str());
     return 1;
@@ -82,7 +84,7 @@ int Main(int argc, char** argv) {
       CaseTiming best;
       for (const auto& params : configs) {
         StatusOr<CaseTiming> t =
-            TimeCase(Point(family, v.name, params), prop, runs, stream, &flusher);
+            TimeCase(Point(family, v.name, params), prop, runs, stream, flusher.get());
         if (!t.ok()) {
           std::fprintf(stderr, "%s/%s: %s\n", family.c_str(), v.name.c_str(),
                        t.status().ToString().c_str());

@@ -4,6 +4,7 @@
 // Issue 3's target: >= 0.95.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,17 +47,18 @@ int Main(int argc, char** argv) {
 
   cudaDeviceProp prop{};
   cudaStream_t stream = nullptr;
-  L2Flusher flusher;
+  std::unique_ptr<worker::L2Flusher> flusher;
   Status s = [&]() -> Status {
     CUDA_RETURN_IF_ERROR(cudaGetDeviceProperties(&prop, 0));
     CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    return flusher.Init(prop);
+    ASSIGN_OR_RETURN(flusher, worker::L2Flusher::Create(prop.l2CacheSize));
+    return OkStatus();
   }();
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.ToString().c_str());
     return 1;
   }
-  std::printf("device: %s, %d runs per case, median, L2 flushed before each run\n", prop.name,
+  std::printf("device: %s, %d runs per case, median, L2 flushed clean (read pass over 2x L2) before each run\n", prop.name,
               runs);
   const catalog::FamilyInfo* info = catalog::FindFamily("reduce");
   if (info == nullptr) {
@@ -67,7 +69,7 @@ int Main(int argc, char** argv) {
   std::vector<Ratio> ratios;
   int failures = 0;
   for (int64_t n : sizes) {
-    StatusOr<CaseTiming> cub = TimeCase(Point("cub", {{"n", n}}), prop, runs, stream, &flusher);
+    StatusOr<CaseTiming> cub = TimeCase(Point("cub", {{"n", n}}), prop, runs, stream, flusher.get());
     if (!cub.ok()) {
       std::fprintf(stderr, "reference: %s\n", cub.status().ToString().c_str());
       return 1;
@@ -79,7 +81,7 @@ int Main(int argc, char** argv) {
       for (int64_t block : blocks) {
         StatusOr<CaseTiming> t =
             TimeCase(Point(v.name, {{"n", n}, {"block_size", block}}), prop, runs, stream,
-                     &flusher);
+                     flusher.get());
         if (!t.ok()) {
           std::fprintf(stderr, "%s\n", t.status().ToString().c_str());
           ++failures;

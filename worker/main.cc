@@ -69,10 +69,14 @@ int main(int argc, char** argv) {
   run->add_option("--axis", o.axes, "[FAMILY:]NAME=V1,V2 axis values (repeatable)");
   run->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
   run->add_option("--max-noise", o.max_noise_percent,
-                  "target relative standard error in percent (default 0.5)");
+                  "target relative standard deviation in percent (default 0.5)");
   run->add_option("--min-samples", o.min_samples, "minimum samples per point (default 10)");
-  run->add_option("--max-samples", o.max_samples, "maximum samples per point (default 1000)");
+  run->add_option("--max-samples", o.max_samples, "maximum samples per point (default 10000)");
   run->add_option("--timeout", o.point_timeout_seconds, "sampling time limit per point, s (15)");
+  run->add_option("--min-time", o.min_time_seconds,
+                  "GPU time to sample before the noise rule may stop, s (0.5)");
+  run->add_option("--sample-groups", o.sample_groups,
+                  "take the samples in N groups, each on fresh allocations (1)");
   run->add_flag("--hot", o.no_l2_flush, "do not flush L2 before samples");
   run->add_flag("--counters", o.counters, "collect CUPTI counters in a separate pass");
   run->add_option("--out", o.out, "write the RunResult JSON here");

@@ -7,23 +7,9 @@
 
 #include "kernels/core/cuda_check.h"
 #include "kernels/core/family.h"
+#include "worker/engine/kernel_symbols.h"
 
 namespace warpwatch::bench {
-
-L2Flusher::~L2Flusher() {
-  if (buffer_ != nullptr) CUDA_CHECK_NOEXCEPT(cudaFree(buffer_));
-}
-
-Status L2Flusher::Init(const cudaDeviceProp& prop) {
-  bytes_ = 2 * static_cast<size_t>(prop.l2CacheSize > 0 ? prop.l2CacheSize : 64 << 20);
-  CUDA_RETURN_IF_ERROR(cudaMalloc(&buffer_, bytes_));
-  return OkStatus();
-}
-
-Status L2Flusher::Flush(cudaStream_t stream) {
-  CUDA_RETURN_IF_ERROR(cudaMemsetAsync(buffer_, 0x5a, bytes_, stream));
-  return OkStatus();
-}
 
 namespace {
 
@@ -40,7 +26,7 @@ struct EventPair {
 }  // namespace
 
 StatusOr<CaseTiming> TimeCase(const catalog::Point& point, const cudaDeviceProp& prop, int runs,
-                              cudaStream_t stream, L2Flusher* flusher) {
+                              cudaStream_t stream, worker::L2Flusher* flusher) {
   CaseTiming timing;
   timing.key = point.Canonical();
   const kernels::Family* family = kernels::FindImplementation(point.family);
@@ -49,7 +35,10 @@ StatusOr<CaseTiming> TimeCase(const catalog::Point& point, const cudaDeviceProp&
   if (!made.ok()) return made.status().Annotate(timing.key);
   kernels::Case& c = **made;
   RETURN_IF_ERROR(c.Setup(stream).Annotate(timing.key + ": Setup"));
-  timing.kernel_name = c.Shape().kernel_name;
+  if (const void* f = c.Shape().function; f != nullptr) {
+    ASSIGN_OR_RETURN(worker::KernelName name, worker::NameOfKernel(f));
+    timing.kernel_name = name.name;
+  }
   timing.bytes = c.work().bytes;
 
   RETURN_IF_ERROR(c.Reset(stream));

@@ -9,38 +9,24 @@
 
 #include "common/catalog/plan.h"
 #include "common/status/status.h"
+#include "worker/engine/l2_flusher.h"
 
 namespace warpwatch::bench {
 
 struct CaseTiming {
   std::string key;          // the point's canonical key
-  std::string kernel_name;  // LaunchShape::kernel_name
+  std::string kernel_name;  // the main kernel's real name ("" when the region is not ours)
   int runs = 0;
   double median_seconds = 0;
   double bytes = 0;         // Work::bytes of one Run
   double GigabytesPerSecond() const { return median_seconds > 0 ? bytes / median_seconds / 1e9 : 0; }
 };
 
-// Owns a device buffer of twice the L2 size; Flush overwrites it so the next sample starts cold.
-class L2Flusher {
- public:
-  L2Flusher() = default;
-  ~L2Flusher();
-  L2Flusher(const L2Flusher&) = delete;
-  L2Flusher& operator=(const L2Flusher&) = delete;
-
-  Status Init(const cudaDeviceProp& prop);
-  Status Flush(cudaStream_t stream);
-
- private:
-  void* buffer_ = nullptr;
-  size_t bytes_ = 0;
-};
-
-// MakeCase, Setup, one verified Run, 3 warm-up runs, then `runs` samples (Reset and L2 flush
-// outside the events). Any failure, verification included, is returned with the point's key.
+// MakeCase, Setup, one verified Run, 3 warm-up runs, then `runs` samples (Reset and the engine's
+// L2 flush outside the events; `flusher` null = hot). Any failure, verification included, is
+// returned with the point's key.
 StatusOr<CaseTiming> TimeCase(const catalog::Point& point, const cudaDeviceProp& prop, int runs,
-                              cudaStream_t stream, L2Flusher* flusher);
+                              cudaStream_t stream, worker::L2Flusher* flusher);
 
 }  // namespace warpwatch::bench
 

@@ -11,6 +11,7 @@
 
 #include "common/catalog/catalog.h"
 #include "common/report/format.h"
+#include "common/report/lesson_verdict.h"
 
 namespace warpwatch::report {
 namespace {
@@ -96,13 +97,16 @@ int FindRecommended(const std::vector<const v1::Measurement*>& rows, const v1::M
 }
 
 void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
-                  std::vector<const v1::Measurement*> rows, std::ostringstream& out) {
+                  std::vector<const v1::Measurement*> rows, const ReportOptions& options,
+                  std::ostringstream& out) {
   std::string recommended;
+  std::set<std::string> references;
   std::map<std::string, int> variant_order;
   if (info != nullptr) {
     for (size_t i = 0; i < info->variants.size(); ++i) {
       variant_order[info->variants[i].name] = static_cast<int>(i);
       if (info->variants[i].recommended) recommended = info->variants[i].name;
+      if (info->variants[i].reference) references.insert(info->variants[i].name);
     }
   }
   std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
@@ -119,18 +123,22 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
   out << "## " << family;
   if (info != nullptr) out << " (guide " << info->guide_section << ")\n\n> " << info->lesson;
   out << "\n\n";
+  const std::string verdict = LessonVerdict(rows, recommended, references);
+  if (!verdict.empty()) out << verdict << "\n\n";
+  auto note = options.notes.find(family);
+  if (note != options.notes.end()) out << note->second << "\n\n";
   if (!recommended.empty()) {
     out << "Recommended variant: `" << recommended
         << "`; \"time vs rec.\" is each point's median time divided by the recommended variant's "
            "at the same shared parameters.\n\n";
   }
-  out << "| variant | params | median | GB/s | % peak BW |";
+  out << "| variant | params | kernel | median | CUPTI kernel | GB/s | % peak BW |";
   if (any_flops) out << " GFLOP/s |";
   out << " time vs rec. | occupancy th. / ach. | limiter | regs | smem B | local B | samples | "
-         "throttled |";
+         "stop | throttled |";
   for (const auto& c : counter_names) out << " " << c << " |";
   out << " status |\n|";
-  int columns = 13 + (any_flops ? 1 : 0) + static_cast<int>(counter_names.size());
+  int columns = 16 + (any_flops ? 1 : 0) + static_cast<int>(counter_names.size());
   for (int i = 0; i < columns; ++i) out << "---|";
   out << "\n";
   for (const auto* mp : rows) {
@@ -139,8 +147,13 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
     bool ok = m.status() == v1::POINT_STATUS_OK;
     int rec = ok ? FindRecommended(rows, m, recommended) : -1;
     std::string vs = rec < 0 ? "-" : FormatFixed(m.stats().median() / rows[rec]->stats().median(), 2) + "x";
+    std::string kernel = m.kernel_name().empty() ? "-" : "`" + Escape(m.kernel_name()) + "`";
+    if (m.kernels_size() > 1) kernel += " +" + std::to_string(m.kernels_size() - 1);
+    std::string cupti = m.kernel_median_seconds() > 0 ? FormatSeconds(m.kernel_median_seconds()) : "-";
+    if (m.times_disagree()) cupti += " (disagrees)";
     out << "| " << m.case_().variant() << " | " << ParamsText(m.case_().params()) << " | "
-        << (ok ? FormatSeconds(m.stats().median()) : "-") << " | "
+        << kernel << " | " << (ok ? FormatSeconds(m.stats().median()) : "-") << " | " << cupti
+        << " | "
         << (ok ? FormatFixed(m.gbps(), 1, true) : "-") << " | "
         << (ok ? FormatPercent(m.pct_of_peak_bandwidth()) : "-") << " |";
     if (any_flops) out << " " << (ok ? FormatFixed(m.gflops(), 1, true) : "-") << " |";
@@ -151,7 +164,8 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
         << (o.block_size() > 0 ? std::to_string(o.registers_per_thread()) : "-") << " | "
         << (o.block_size() > 0 ? std::to_string(o.static_shared_bytes() + o.dynamic_shared_bytes()) : "-")
         << " | " << (o.block_size() > 0 ? std::to_string(o.local_bytes_per_thread()) : "-") << " | "
-        << m.samples_seconds_size() << " | " << (ok ? FormatPercent(m.throttled_fraction()) : "-")
+        << m.samples_seconds_size() << " | " << (m.stop_reason().empty() ? "-" : m.stop_reason())
+        << " | " << (ok ? FormatPercent(m.throttled_fraction()) : "-")
         << " |";
     for (const auto& c : counter_names) {
       auto it = m.counters().find(c);
@@ -170,6 +184,28 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
 
 }  // namespace
 
+std::map<std::string, std::string> ParseNotes(const std::string& markdown) {
+  std::map<std::string, std::string> notes;
+  std::istringstream in(markdown);
+  std::string line;
+  std::string family;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) {
+      family = line.substr(3);
+      while (!family.empty() && family.back() == ' ') family.pop_back();
+      continue;
+    }
+    if (family.empty()) continue;
+    std::string& text = notes[family];
+    if (text.empty() && line.empty()) continue;
+    text += line + "\n";
+  }
+  for (auto& [name, text] : notes) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  }
+  return notes;
+}
+
 std::string RenderMarkdown(const v1::RunResult& run, const ReportOptions& options) {
   std::ostringstream out;
   out << "# " << options.title << "\n\n";
@@ -186,7 +222,9 @@ std::string RenderMarkdown(const v1::RunResult& run, const ReportOptions& option
                     const std::vector<const v1::Measurement*>& rows) {
     std::set<std::string> reasons;
     for (const auto* m : rows) {
-      if (m->status() != v1::POINT_STATUS_SKIPPED) return RenderFamily(info, family, rows, out);
+      if (m->status() != v1::POINT_STATUS_SKIPPED) {
+        return RenderFamily(info, family, rows, options, out);
+      }
       reasons.insert(m->error());
     }
     not_run.emplace_back(family, std::move(reasons));

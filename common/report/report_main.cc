@@ -20,7 +20,20 @@ int main(int argc, char** argv) {
   app.add_option("--out", out_path, "write here instead of stdout");
   std::vector<std::string> bench_files;
   app.add_option("--bench", bench_files, "bench JSON (bench_* --json) for the targets section");
+  std::string notes_path;
+  app.add_option("--notes", notes_path,
+                 "Markdown whose '## <family>' sections are printed under each family's verdict");
   CLI11_PARSE(app, argc, argv);
+  if (!notes_path.empty()) {
+    std::ifstream notes(notes_path);
+    if (!notes) {
+      std::cerr << "warpwatch-report: cannot open " << notes_path << "\n";
+      return 2;
+    }
+    std::stringstream notes_text;
+    notes_text << notes.rdbuf();
+    options.notes = warpwatch::report::ParseNotes(notes_text.str());
+  }
 
   std::ifstream file(in);
   if (!file) {

@@ -17,15 +17,16 @@
 
 namespace warpwatch::kernels {
 
-// Launch configuration of the timed kernel, for occupancy (cudaFuncGetAttributes and the occupancy
-// API). `function` is the __global__ function's address; nullptr when the timed region is not one
-// kernel of ours (cudaMemcpy, CUB, cuBLAS): occupancy is then not reported.
+// Launch configuration of the timed region's main kernel (the first one Run() launches), for
+// occupancy (cudaFuncGetAttributes and the occupancy API). `function` is the __global__ function's
+// address; nullptr when the timed region is not a kernel of ours (cudaMemcpy, CUB, cuBLAS):
+// occupancy is then not reported. Kernel names are not declared here: the engine reads the real
+// symbols (cudaFuncGetName, and CUPTI's records of every kernel Run() launches).
 struct LaunchShape {
   const void* function = nullptr;
   dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
   size_t dynamic_shared_bytes = 0;
-  std::string kernel_name;          // human-readable, e.g. "reduce_unroll8<256>"
 };
 
 // Useful work of one Run(), for GB/s, GFLOP/s and % of peak. Count what the algorithm must move
@@ -70,6 +71,11 @@ class Case {
 
   // True when samples should be taken back to back with a warm L2 (the family asks for hot mode).
   virtual bool hot() const { return false; }
+
+  // True when Run() waits for the host (pageable copies, host callbacks): the engine then cannot
+  // hold the stream behind its blocking kernel while Run() enqueues, and the sample includes
+  // Run()'s launch time, as such a region does by nature.
+  virtual bool host_synchronous() const { return false; }
 };
 
 // One family's CUDA implementation. Stateless and thread-safe; registered once at static-init time.

@@ -25,24 +25,23 @@ enum class Method { kBook, kShuffle, kCub };
 struct ReduceVariant {
   Method method;
   BookReduction book;  // for kBook
-  const char* kernel_name;
 };
 
 const std::vector<std::pair<std::string_view, ReduceVariant>>& Variants() {
   using B = BookReduction;
   static const auto* table = new std::vector<std::pair<std::string_view, ReduceVariant>>{
-      {"neighbored", {Method::kBook, B::kNeighbored, "reduce_neighbored"}},
-      {"neighbored_less", {Method::kBook, B::kNeighboredLess, "reduce_neighbored_less"}},
-      {"interleaved", {Method::kBook, B::kInterleaved, "reduce_interleaved"}},
-      {"unrolling2", {Method::kBook, B::kUnrolling2, "reduce_unrolling<2>"}},
-      {"unrolling4", {Method::kBook, B::kUnrolling4, "reduce_unrolling<4>"}},
-      {"unrolling8", {Method::kBook, B::kUnrolling8, "reduce_unrolling<8>"}},
-      {"unroll_warps8", {Method::kBook, B::kUnrollWarps8, "reduce_unroll_warps8"}},
+      {"neighbored", {Method::kBook, B::kNeighbored}},
+      {"neighbored_less", {Method::kBook, B::kNeighboredLess}},
+      {"interleaved", {Method::kBook, B::kInterleaved}},
+      {"unrolling2", {Method::kBook, B::kUnrolling2}},
+      {"unrolling4", {Method::kBook, B::kUnrolling4}},
+      {"unrolling8", {Method::kBook, B::kUnrolling8}},
+      {"unroll_warps8", {Method::kBook, B::kUnrollWarps8}},
       {"complete_unroll_warps8",
-       {Method::kBook, B::kCompleteUnrollWarps8, "reduce_complete_unroll_warps8"}},
-      {"complete_unroll", {Method::kBook, B::kCompleteUnroll, "reduce_complete_unroll<block>"}},
-      {"warp_shuffle", {Method::kShuffle, B::kNeighbored, "reduce_shuffle"}},
-      {"cub", {Method::kCub, B::kNeighbored, "cub::DeviceReduce::Sum"}},
+       {Method::kBook, B::kCompleteUnrollWarps8}},
+      {"complete_unroll", {Method::kBook, B::kCompleteUnroll}},
+      {"warp_shuffle", {Method::kShuffle, B::kNeighbored}},
+      {"cub", {Method::kCub, B::kNeighbored}},
   };
   return *table;
 }
@@ -52,7 +51,7 @@ constexpr unsigned kFinalPassBlock = 256;
 
 struct Config {
   std::string key;
-  ReduceVariant variant{Method::kCub, BookReduction::kNeighbored, ""};
+  ReduceVariant variant{Method::kCub, BookReduction::kNeighbored};
   int64_t n = 0;
   int max_value = 1;
   unsigned block = 256;
@@ -149,7 +148,6 @@ class ReduceCase : public Case {
 
   LaunchShape Shape() const override {
     LaunchShape shape;
-    shape.kernel_name = c_.variant.kernel_name;
     if (c_.variant.method == Method::kCub) return shape;
     shape.function = c_.variant.method == Method::kBook
                          ? BookReductionKernel(c_.variant.book, c_.block)

@@ -29,7 +29,10 @@ Status RunFaultOnce(const std::string& variant, std::unique_ptr<Case>* out) {
   }
   RETURN_IF_ERROR((*out)->Setup(stream));
   RETURN_IF_ERROR((*out)->Run(stream));
-  return CudaError(cudaStreamSynchronize(stream), "cudaStreamSynchronize", __FILE__, __LINE__);
+  // CudaError turns any code into an error, cudaSuccess included: check first.
+  const cudaError_t synced = cudaStreamSynchronize(stream);
+  if (synced == cudaSuccess) return OkStatus();
+  return CudaError(synced, "cudaStreamSynchronize", __FILE__, __LINE__);
 }
 
 TEST(FaultGpu, PersistentErrorIsCaughtOnlyByTheSecondSynchronisation) {

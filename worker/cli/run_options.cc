@@ -64,11 +64,17 @@ StatusOr<v1::JobSpec> BuildJobSpec(const RunOptions& o) {
   if (o.min_samples < 0) return InvalidArgumentError("--min-samples must be positive");
   if (o.max_samples < 0) return InvalidArgumentError("--max-samples must be positive");
   if (o.point_timeout_seconds < 0) return InvalidArgumentError("--timeout must be positive");
+  if (o.min_time_seconds < 0) return InvalidArgumentError("--min-time must be positive");
+  if (o.sample_groups < 0 || o.sample_groups > 16) {
+    return InvalidArgumentError("--sample-groups must be between 1 and 16");
+  }
   v1::MeasurementSettings* m = spec.mutable_measurement();
   m->set_target_noise(o.max_noise_percent / 100.0);
   m->set_min_samples(o.min_samples);
   m->set_max_samples(o.max_samples);
   m->set_point_timeout_seconds(o.point_timeout_seconds);
+  m->set_min_gpu_time_seconds(o.min_time_seconds);
+  m->set_sample_groups(o.sample_groups);
   if (o.no_l2_flush) m->set_l2_flush(false);
   m->set_collect_counters(o.counters);
   return spec;

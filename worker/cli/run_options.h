@@ -15,10 +15,12 @@ struct RunOptions {
   std::vector<std::string> variants;   // --variant GLOB (repeatable)
   std::vector<std::string> axes;       // --axis [FAMILY:]NAME=V1,V2 (repeatable)
   int device = 0;                      // --device N
-  double max_noise_percent = 0;        // --max-noise P: target rel. std. error in %; 0 = default
+  double max_noise_percent = 0;        // --max-noise P: target rel. std. deviation in %; 0 = default
   int min_samples = 0;                 // --min-samples N; 0 = default
   int max_samples = 0;                 // --max-samples N; 0 = default
   double point_timeout_seconds = 0;    // --timeout S; 0 = default
+  double min_time_seconds = 0;         // --min-time S: GPU time before stopping; 0 = default
+  int sample_groups = 0;               // --sample-groups N: fresh allocations per group; 0 = 1
   bool no_l2_flush = false;            // --hot: never flush L2
   bool counters = false;               // --counters
   std::string out;                     // --out results.json; empty = no file

@@ -15,6 +15,7 @@ EngineSettings ResolveSettings(const v1::MeasurementSettings& s) {
   e.stop.max_samples = std::max(e.stop.max_samples, e.stop.min_samples);
   if (s.has_l2_flush()) e.l2_flush = s.l2_flush();
   e.collect_counters = s.collect_counters();
+  if (s.sample_groups() > 0) e.sample_groups = std::min(s.sample_groups(), kMaxSampleGroups);
   return e;
 }
 

@@ -12,10 +12,17 @@ struct EngineSettings {
   bool l2_flush = true;          // cold samples unless the case asks for hot ones
   bool collect_counters = false;
   int warmup_runs = 2;
+  int sample_groups = 1;         // fresh allocations per group (MeasurementSettings.sample_groups)
+  bool kernel_durations = true;  // the CUPTI duration pass after the samples
+  int duration_samples = 20;     // samples of that pass
 };
 
-// Defaults (design.md): min_samples 10, max_samples 1000, target_noise 0.005, min GPU time 0.05 s,
-// point timeout 15 s, L2 flush on. max_samples is raised to min_samples when below it.
+inline constexpr int kMaxSampleGroups = 16;
+
+// Defaults (nvbench stdrel): min_samples 10, max_samples 10000, target_noise 0.005 (relative
+// standard deviation), min GPU time 0.5 s,
+// point timeout 15 s, L2 flush on, one sample group (at most kMaxSampleGroups). max_samples is
+// raised to min_samples when below it.
 EngineSettings ResolveSettings(const v1::MeasurementSettings& settings);
 
 }  // namespace warpwatch::worker

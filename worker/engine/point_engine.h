@@ -1,7 +1,8 @@
 // The per-point measurement (design.md "Measuring a case"): Setup, one Run + Verify (a failed
 // verification is FAILED and never timed), warm-up, then samples until the stopping rule says
-// stop, then the optional counter pass. One engine per device, in the process that owns the CUDA
-// context (the executor's child).
+// stop (in one or more groups, each on fresh allocations), then the duration pass (the kernels'
+// own CUPTI time and real names) and the optional counter pass. One engine per device, in the
+// process that owns the CUDA context (the executor's child).
 #ifndef WARPWATCH_WORKER_ENGINE_POINT_ENGINE_H_
 #define WARPWATCH_WORKER_ENGINE_POINT_ENGINE_H_
 
@@ -15,15 +16,18 @@
 #include "warpwatch/v1/measurement.pb.h"
 #include "worker/device/device_info.h"
 #include "worker/device/telemetry.h"
+#include "kernels/core/family.h"
+#include "worker/engine/clock_stamps.h"
 #include "worker/engine/engine_settings.h"
 #include "worker/engine/l2_flusher.h"
+#include "worker/engine/launch_blocker.h"
 #include "worker/profiler/counter_profiler.h"
 
 namespace warpwatch::worker {
 
 struct PointResult {
   v1::Measurement measurement;
-  // A sticky CUDA error (StatusCode::kAborted or IsStickyCudaError) happened: the process's CUDA
+  // A sticky CUDA error (StatusCode::kAborted or kernels::IsContextPoisoned) happened: the process's CUDA
   // context is unusable and the caller must not run another point in it.
   bool context_poisoned = false;
 };
@@ -32,7 +36,8 @@ struct PointResult {
 class PointEngine {
  public:
   // Makes `ordinal` current, reads its identity, opens telemetry (NVML or the probe), creates the
-  // non-blocking stream and the L2 flush buffer. UNAVAILABLE when there is no such device.
+  // non-blocking stream, the L2 flush buffer, the blocking kernel's flag and the clock stamps.
+  // UNAVAILABLE when there is no such device.
   static StatusOr<std::unique_ptr<PointEngine>> Open(int ordinal);
   ~PointEngine();
 
@@ -48,11 +53,20 @@ class PointEngine {
   PointEngine() = default;
   // The profiler, opened on first use; null with profiler_note_ set when unavailable.
   CounterProfiler* Profiler();
+  // MakeCase + Setup + one verified Run + warm-up. `m` receives verified/max_error; SKIPPED and
+  // FAILED outcomes come back as a Status (FAILED_PRECONDITION = skip).
+  StatusOr<std::unique_ptr<kernels::Case>> PrepareCase(const catalog::Point& point,
+                                                       const EngineSettings& settings,
+                                                       v1::Measurement* m);
+  void CollectCounters(const catalog::Point& point, kernels::Case& c, bool cold, PointResult* r);
 
   DeviceInfo info_;
   v1::RunEnvironment environment_;
   std::unique_ptr<Telemetry> telemetry_;
   std::unique_ptr<L2Flusher> flusher_;
+  std::unique_ptr<LaunchBlocker> blocker_;
+  std::unique_ptr<ClockStamps> stamps_;
+  std::string stamp_symbol_;  // the clock stamp kernel's symbol, the duration pass's marker
   cudaStream_t stream_ = nullptr;
   bool profiler_tried_ = false;
   std::unique_ptr<CounterProfiler> profiler_;

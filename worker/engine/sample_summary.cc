@@ -17,7 +17,7 @@ void SummarizeSamples(const SamplingResult& sampling, const SampleContext& conte
     if (clock > 0) known_clocks.push_back(clock);
   }
   std::vector<double> clocks(m->sample_sm_clock_mhz().begin(), m->sample_sm_clock_mhz().end());
-  std::vector<bool> throttled = MarkThrottled(clocks, context.reasons);
+  std::vector<bool> throttled = MarkThrottled(clocks, context.reasons, context.max_clock_mhz);
   int n_throttled = 0;
   for (bool t : throttled) {
     m->add_sample_throttled(t);
@@ -35,6 +35,7 @@ void SummarizeSamples(const SamplingResult& sampling, const SampleContext& conte
   m->set_gflops(t.gflops);
   m->set_pct_of_peak_bandwidth(t.pct_of_peak);
   m->set_stop_reason(sampling.stop_reason);
+  m->set_rel_stddev(RelativeStandardDeviation(sampling.samples));
 }
 
 }  // namespace warpwatch::worker

@@ -16,11 +16,12 @@ struct SampleContext {
   double bytes = 0;                  // useful work of one run
   double flops = 0;
   double peak_bytes_per_second = 0;  // theoretical bandwidth (0 = unknown)
+  double max_clock_mhz = 0;          // the device's maximum SM clock (0 = unknown)
 };
 
 // Sets samples_seconds, sample_sm_clock_mhz, sample_throttled, throttled_fraction, stats,
 // median_sm_clock_mhz (of the known clocks), bytes, flops, gbps, gflops (from the median),
-// pct_of_peak_bandwidth and stop_reason.
+// pct_of_peak_bandwidth, stop_reason and rel_stddev.
 void SummarizeSamples(const SamplingResult& sampling, const SampleContext& context,
                       v1::Measurement* m);
 

@@ -1,5 +1,5 @@
-// Hardware counters of one case (achieved occupancy and the family's metrics), collected in a pass
-// of their own after timing so profiling never perturbs the timings.
+// Hardware counters of one case (achieved occupancy and the family's metrics) per kernel, collected
+// in a pass of their own after timing so profiling never perturbs the timings.
 #ifndef WARPWATCH_WORKER_PROFILER_COUNTER_PROFILER_H_
 #define WARPWATCH_WORKER_PROFILER_COUNTER_PROFILER_H_
 
@@ -12,19 +12,26 @@
 
 #include "common/status/status.h"
 #include "kernels/core/family.h"
+#include "worker/engine/l2_flusher.h"
 
 namespace warpwatch::worker {
+
+// Metric name -> value of one kernel (one auto range), as ncu reports it: a pct metric in percent.
+using KernelCounters = std::map<std::string, double>;
 
 class CounterProfiler {
  public:
   virtual ~CounterProfiler() = default;
 
-  // Replays Reset() + Run() of `c` on `stream` as many times as the metrics need (one range per
-  // replay pass) and returns metric name -> value (as ncu reports it: a pct metric in percent).
-  // Metrics the device cannot collect are left out of the map. PERMISSION_DENIED when the driver
+  // Replays Reset(), the L2 flush (`flusher`, may be null for hot cases) and Run() of `c` on
+  // `stream` as many times as the metrics need, every kernel Run() launches in a range of its own
+  // (CUPTI's auto range): the counters start from the same cold, clean L2 as the timed samples,
+  // as Nsight Compute's --cache-control all does. Returns one map per kernel, in launch order.
+  // Metrics the device cannot collect are left out of the maps. PERMISSION_DENIED when the driver
   // forbids profiling (ERR_NVGPUCTRPERM); other errors leave the case's timings valid.
-  virtual StatusOr<std::map<std::string, double>> Collect(kernels::Case& c, cudaStream_t stream,
-                                                          const std::vector<std::string>& metrics) = 0;
+  virtual StatusOr<std::vector<KernelCounters>> Collect(kernels::Case& c, cudaStream_t stream,
+                                                        const std::vector<std::string>& metrics,
+                                                        L2Flusher* flusher) = 0;
 };
 
 // CUPTI's range profiler (CUDA 13 host + range profiler API) on the current device, with libcupti

@@ -1,5 +1,5 @@
-// CounterProfiler on CUPTI's range profiler (CUDA 13 host + range profiler API), user range and
-// user replay: each pass restores the case's input and runs it once inside one range.
+// CounterProfiler on CUPTI's range profiler (CUDA 13 host + range profiler API), auto range (one
+// range per kernel) and user replay: each pass restores the case's input, flushes L2 and runs it.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -19,7 +19,8 @@ using detail::CuptiApi;
 using detail::CuptiStatus;
 
 constexpr int kMaxPasses = 64;
-constexpr const char* kRangeName = "warpwatch_case";
+// Kernels one Run() may launch (one auto range each).
+constexpr int kMaxRanges = 32;
 
 // A zeroed CUPTI parameter struct with its size set, as every CUPTI call expects.
 template <typename P>
@@ -87,14 +88,15 @@ class CuptiRangeProfiler : public CounterProfiler {
                      std::vector<uint8_t> availability)
       : api_(api), ctx_(ctx), chip_(std::move(chip)), availability_(std::move(availability)) {}
 
-  StatusOr<std::map<std::string, double>> Collect(
-      kernels::Case& c, cudaStream_t stream, const std::vector<std::string>& metrics) override {
+  StatusOr<std::vector<KernelCounters>> Collect(kernels::Case& c, cudaStream_t stream,
+                                                const std::vector<std::string>& metrics,
+                                                L2Flusher* flusher) override {
     std::vector<const char*> names;
     for (const std::string& m : metrics) {
       ASSIGN_OR_RETURN(bool supported, Supported(m));
       if (supported) names.push_back(m.c_str());
     }
-    std::map<std::string, double> values;
+    std::vector<KernelCounters> values;
     if (names.empty()) return values;
 
     ASSIGN_OR_RETURN(std::unique_ptr<HostObject> host, NewHost());
@@ -109,8 +111,8 @@ class CuptiRangeProfiler : public CounterProfiler {
     size.pRangeProfilerObject = range.get();
     size.pMetricNames = names.data();
     size.numMetrics = names.size();
-    size.maxNumOfRanges = 1;
-    size.maxNumRangeTreeNodes = 1;
+    size.maxNumOfRanges = kMaxRanges;
+    size.maxNumRangeTreeNodes = kMaxRanges;
     CUPTI_RETURN_IF_ERROR(api_, cuptiRangeProfilerGetCounterDataSize, size);
     std::vector<uint8_t> data(size.counterDataSize, 0);
     auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
@@ -125,16 +127,16 @@ class CuptiRangeProfiler : public CounterProfiler {
     set.configSize = config.size();
     set.pCounterDataImage = data.data();
     set.counterDataImageSize = data.size();
-    set.range = CUPTI_UserRange;
+    set.range = CUPTI_AutoRange;
     set.replayMode = CUPTI_UserReplay;
-    set.maxRangesPerPass = 1;
+    set.maxRangesPerPass = kMaxRanges;
     set.numNestingLevels = 1;
     set.minNestingLevel = 1;
     set.passIndex = 0;
     set.targetNestingLevel = 1;
     CUPTI_RETURN_IF_ERROR(api_, cuptiRangeProfilerSetConfig, set);
 
-    RETURN_IF_ERROR(RunPasses(range, c, stream));
+    RETURN_IF_ERROR(RunPasses(range, c, stream, flusher));
 
     auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = range.get();
@@ -143,19 +145,22 @@ class CuptiRangeProfiler : public CounterProfiler {
     info.pCounterDataImage = data.data();
     info.counterDataImageSize = data.size();
     CUPTI_RETURN_IF_ERROR(api_, cuptiRangeProfilerGetCounterDataInfo, info);
-    if (info.numTotalRanges == 0) return InternalError("CUPTI recorded no range");
-
-    std::vector<double> out(names.size(), 0.0);
-    auto eval = Params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-    eval.pHostObject = host->get();
-    eval.pCounterDataImage = data.data();
-    eval.counterDataImageSize = data.size();
-    eval.ppMetricNames = names.data();
-    eval.numMetrics = names.size();
-    eval.rangeIndex = 0;
-    eval.pMetricValues = out.data();
-    CUPTI_RETURN_IF_ERROR(api_, cuptiProfilerHostEvaluateToGpuValues, eval);
-    for (size_t i = 0; i < names.size(); ++i) values[names[i]] = out[i];
+    if (info.numTotalRanges == 0) return InternalError("CUPTI recorded no kernel range");
+    for (size_t r = 0; r < info.numTotalRanges; ++r) {
+      std::vector<double> out(names.size(), 0.0);
+      auto eval = Params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+      eval.pHostObject = host->get();
+      eval.pCounterDataImage = data.data();
+      eval.counterDataImageSize = data.size();
+      eval.ppMetricNames = names.data();
+      eval.numMetrics = names.size();
+      eval.rangeIndex = r;
+      eval.pMetricValues = out.data();
+      CUPTI_RETURN_IF_ERROR(api_, cuptiProfilerHostEvaluateToGpuValues, eval);
+      KernelCounters kernel;
+      for (size_t i = 0; i < names.size(); ++i) kernel[names[i]] = out[i];
+      values.push_back(std::move(kernel));
+    }
     return values;
   }
 
@@ -198,25 +203,23 @@ class CuptiRangeProfiler : public CounterProfiler {
     return ok;
   }
 
-  Status RunPasses(RangeObject& range, kernels::Case& c, cudaStream_t stream) {
+  Status RunPasses(RangeObject& range, kernels::Case& c, cudaStream_t stream,
+                   L2Flusher* flusher) {
     for (int pass = 0; pass < kMaxPasses; ++pass) {
+      // Every pass starts as a timed sample does: input restored, then L2 flushed clean.
       RETURN_IF_ERROR(c.Reset(stream));
+      if (flusher != nullptr) RETURN_IF_ERROR(flusher->Flush(stream));
       CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
       auto start = Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
       start.pRangeProfilerObject = range.get();
       CUPTI_RETURN_IF_ERROR(api_, cuptiRangeProfilerStart, start);
-      auto push = Params<CUpti_RangeProfiler_PushRange_Params>(CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
-      push.pRangeProfilerObject = range.get();
-      push.pRangeName = kRangeName;
-      CUPTI_RETURN_IF_ERROR(api_, cuptiRangeProfilerPushRange, push);
-      RETURN_IF_ERROR(c.Run(stream));
-      CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
-      auto pop = Params<CUpti_RangeProfiler_PopRange_Params>(CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
-      pop.pRangeProfilerObject = range.get();
-      CUPTI_RETURN_IF_ERROR(api_, cuptiRangeProfilerPopRange, pop);
+      Status run = c.Run(stream);
+      cudaError_t synced = cudaStreamSynchronize(stream);
       auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
       stop.pRangeProfilerObject = range.get();
       CUPTI_RETURN_IF_ERROR(api_, cuptiRangeProfilerStop, stop);
+      RETURN_IF_ERROR(run);
+      CUDA_RETURN_IF_ERROR(synced);
       if (stop.isAllPassSubmitted) return OkStatus();
     }
     return InternalError("CUPTI needed more than " + std::to_string(kMaxPasses) + " passes");

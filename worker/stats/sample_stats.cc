@@ -39,6 +39,25 @@ double RelativeStandardError(const std::vector<double>& samples) {
   return StdDev(samples, mean) / std::sqrt(static_cast<double>(samples.size())) / std::fabs(mean);
 }
 
+double RelativeStandardDeviation(const std::vector<double>& samples) {
+  if (samples.size() < 2) return 0.0;
+  double mean = Mean(samples);
+  if (mean == 0.0) return 0.0;
+  return StdDev(samples, mean) / std::fabs(mean);
+}
+
+void RunningStats::Add(double x) {
+  ++n_;
+  const double delta = x - mean_;
+  mean_ += delta / static_cast<double>(n_);
+  m2_ += delta * (x - mean_);
+}
+
+double RunningStats::RelativeStdDev() const {
+  if (n_ < 2 || mean_ == 0.0) return 0.0;
+  return std::sqrt(std::max(0.0, m2_) / static_cast<double>(n_ - 1)) / std::fabs(mean_);
+}
+
 v1::SampleStats ComputeSampleStats(const std::vector<double>& samples) {
   v1::SampleStats stats;
   if (samples.empty()) return stats;

@@ -2,6 +2,7 @@
 #ifndef WARPWATCH_WORKER_STATS_SAMPLE_STATS_H_
 #define WARPWATCH_WORKER_STATS_SAMPLE_STATS_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "warpwatch/v1/measurement.pb.h"
@@ -18,6 +19,25 @@ double Percentile(std::vector<double> samples, double q);
 
 // Relative standard error of the samples (0 for fewer than 2 samples or a zero mean).
 double RelativeStandardError(const std::vector<double>& samples);
+
+// Relative standard deviation stddev / mean (0 for fewer than 2 samples or a zero mean).
+double RelativeStandardDeviation(const std::vector<double>& samples);
+
+// Mean and variance updated one sample at a time (Welford), for the stopping rule's per-sample
+// noise without an O(n) pass per sample.
+class RunningStats {
+ public:
+  void Add(double x);
+  int64_t count() const { return n_; }
+  double mean() const { return mean_; }
+  // Sample standard deviation / mean; 0 for fewer than 2 samples or a zero mean.
+  double RelativeStdDev() const;
+
+ private:
+  int64_t n_ = 0;
+  double mean_ = 0;
+  double m2_ = 0;
+};
 
 }  // namespace warpwatch::worker
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "worker/stats/sample_stats.h"
 
@@ -17,6 +18,20 @@ class SteadyClock : public WallClock {
   }
 };
 
+// Whether the last kConvergenceWindow noise values spread by less than kConvergedSpread of the
+// current one (standard deviation taken around the current value, as nvbench does).
+bool NoiseConverged(const std::vector<double>& history) {
+  if (static_cast<int>(history.size()) <= kConvergenceWindow) return false;
+  const double current = history.back();
+  if (!(current > 0)) return false;
+  double sum_sq = 0;
+  for (size_t i = history.size() - kConvergenceWindow; i < history.size(); ++i) {
+    sum_sq += (history[i] - current) * (history[i] - current);
+  }
+  const double spread = std::sqrt(sum_sq / (kConvergenceWindow - 1));
+  return spread / current < kConvergedSpread;
+}
+
 }  // namespace
 
 WallClock& SteadyWallClock() {
@@ -24,13 +39,28 @@ WallClock& SteadyWallClock() {
   return *clock;
 }
 
-SamplingResult SampleUntilStable(Sampler& sampler, const StopSettings& settings,
-                                 WallClock& clock) {
-  SamplingResult result;
+std::string StopReason(const std::vector<double>& samples, const std::vector<double>& noise_history,
+                       double gpu_time_seconds, double elapsed_wall_seconds,
+                       const StopSettings& settings) {
   const int min_samples = std::max(1, settings.min_samples);
   const int max_samples = std::max(min_samples, settings.max_samples);
+  const int n = static_cast<int>(samples.size());
+  if (n >= min_samples && gpu_time_seconds >= settings.min_gpu_time_seconds &&
+      !noise_history.empty()) {
+    if (noise_history.back() < settings.target_noise) return kStopNoise;
+    if (n % kConvergenceStride == 0 && NoiseConverged(noise_history)) return kStopConverged;
+  }
+  if (n >= max_samples) return kStopMaxSamples;
+  if (elapsed_wall_seconds >= settings.timeout_seconds) return kStopTimeout;
+  return "";
+}
+
+SamplingResult SampleUntilStable(Sampler& sampler, const StopSettings& settings, WallClock& clock) {
+  SamplingResult result;
   const double start = clock.NowSeconds();
+  std::vector<double> noise;
   double gpu_time = 0;
+  RunningStats running;  // the noise after each sample in O(1)
   while (true) {
     StatusOr<double> sample = sampler.TakeSample();
     if (!sample.ok()) {
@@ -39,23 +69,13 @@ SamplingResult SampleUntilStable(Sampler& sampler, const StopSettings& settings,
     }
     result.samples.push_back(*sample);
     gpu_time += *sample;
-    const int n = static_cast<int>(result.samples.size());
-    if (n >= min_samples && gpu_time >= settings.min_gpu_time_seconds) {
-      // Checked every sample: O(n) each, negligible next to a kernel launch and a sync.
-      if (RelativeStandardError(result.samples) < settings.target_noise) {
-        result.stop_reason = kStopNoise;
-        break;
-      }
-    }
-    if (n >= max_samples) {
-      result.stop_reason = kStopMaxSamples;
-      break;
-    }
-    if (clock.NowSeconds() - start >= settings.timeout_seconds) {
-      result.stop_reason = kStopTimeout;
-      break;
-    }
+    running.Add(*sample);
+    noise.push_back(running.RelativeStdDev());
+    result.stop_reason =
+        StopReason(result.samples, noise, gpu_time, clock.NowSeconds() - start, settings);
+    if (!result.stop_reason.empty()) break;
   }
+  result.rel_stddev = RelativeStandardDeviation(result.samples);
   result.rel_stderr = RelativeStandardError(result.samples);
   return result;
 }

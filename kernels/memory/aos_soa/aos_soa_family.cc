@@ -65,8 +65,6 @@ class AosSoaCase : public Case {
     shape.function = ShiftXKernel(c_.layout);
     shape.grid = dim3(c_.grid);
     shape.block = dim3(c_.block);
-    static const char* const kNames[] = {"shift_x<aos>", "shift_x<aos_aligned>", "shift_x<soa>"};
-    shape.kernel_name = kNames[static_cast<int>(c_.layout)];
     return shape;
   }
 

@@ -82,17 +82,10 @@ class CoalescingCase : public Case {
 
   LaunchShape Shape() const override {
     LaunchShape shape;
-    if (c_.variant == Variant::kMemcpy) {
-      shape.kernel_name = "cudaMemcpyAsync(DeviceToDevice)";
-      return shape;
-    }
+    if (c_.variant == Variant::kMemcpy) return shape;
     shape.function = CoalescingKernel(PatternOf(c_.variant));
     shape.grid = dim3(c_.grid);
     shape.block = dim3(c_.block);
-    static const char* const kNames[] = {"coalescing_copy<contiguous>",
-                                         "coalescing_copy<scattered>",
-                                         "coalescing_copy<strided>"};
-    shape.kernel_name = kNames[static_cast<int>(PatternOf(c_.variant))];
     return shape;
   }
 

@@ -62,7 +62,6 @@ class VectorWidthCase : public Case {
     shape.function = VectorCopyKernel(c_.word_bytes);
     shape.grid = dim3(c_.grid);
     shape.block = dim3(c_.block);
-    shape.kernel_name = "vector_copy<" + std::to_string(c_.word_bytes) + " bytes>";
     return shape;
   }
 

@@ -75,7 +75,6 @@ class BlockSizeCase : public Case {
     shape.function = SaxpyKernel();
     shape.grid = dim3(c_.grid);
     shape.block = dim3(c_.block);
-    shape.kernel_name = "saxpy";
     return shape;
   }
 

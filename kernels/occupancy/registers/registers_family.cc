@@ -74,10 +74,6 @@ class RegistersCase : public Case {
     shape.function = RecurrenceKernel(c_.bound);
     shape.grid = dim3(c_.grid);
     shape.block = dim3(c_.block);
-    static const char* const kNames[] = {"recurrence", "recurrence<launch_bounds(512,1)>",
-                                         "recurrence<launch_bounds(512,2)>",
-                                         "recurrence<launch_bounds(1024,2)>"};
-    shape.kernel_name = kNames[static_cast<int>(c_.bound)];
     return shape;
   }
 

@@ -66,9 +66,6 @@ class TransposeCase : public Case {
     shape.function = TransposeKernel(c_.kind, c_.block.y);
     shape.grid = c_.grid;
     shape.block = c_.block;
-    static const char* const kNames[] = {"tile_copy", "transpose_naive", "transpose_shared<32x32>",
-                                         "transpose_shared<32x33>"};
-    shape.kernel_name = kNames[static_cast<int>(c_.kind)];
     return shape;
   }
 

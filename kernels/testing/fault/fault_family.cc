@@ -76,7 +76,6 @@ class FaultCase : public Case {
     s.function = FaultKernelFunction(kind_);
     s.grid = dim3(Grid());
     s.block = dim3(kBlock);
-    s.kernel_name = "fault_copy";
     return s;
   }
 

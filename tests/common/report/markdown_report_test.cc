@@ -41,6 +41,71 @@ TEST(MarkdownReportTest, ComparesEachVariantWithTheRecommendedOneAtTheSameSize) 
   EXPECT_NE(LineContaining(md, "| neighbored | n=2048 |").find("| - |"), std::string::npos) << md;
 }
 
+TEST(MarkdownReportTest, SaysTheLessonShowsWhenTheRecommendedVariantIsFastest) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "neighbored", 1024, 3e-3);
+  *run.add_measurements() = Point("reduce", "unrolling8", 1024, 1.01e-3);  // a tie within 2 %
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_NE(md.find("Lesson shows: `warp_shuffle` is the fastest (or within 2 %) in all 2 "
+                    "comparisons."),
+            std::string::npos)
+      << md;
+}
+
+TEST(MarkdownReportTest, NamesEveryVariantThatBeatsTheRecommendedOne) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "unrolling8", 1024, 0.9e-3);
+  *run.add_measurements() = Point("reduce", "neighbored", 1024, 3e-3);
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_NE(md.find("Lesson does not fully show: faster than `warp_shuffle` by more than 2 % in 1 "
+                    "of 2 comparisons: `unrolling8` at n=1024"),
+            std::string::npos)
+      << md;
+}
+
+TEST(MarkdownReportTest, ReferenceVariantsAreCeilingsNotRivals) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "cub", 1024, 0.5e-3);  // the catalog's reference
+  *run.add_measurements() = Point("reduce", "neighbored", 1024, 3e-3);
+  std::string md = RenderMarkdown(run, ReportOptions{});
+  EXPECT_NE(md.find("Lesson shows: `warp_shuffle` is the fastest (or within 2 %) in all 1 "
+                    "comparisons."),
+            std::string::npos)
+      << md;
+}
+
+TEST(MarkdownReportTest, PrintsEachFamilysNoteFromTheNotesFile) {
+  ReportOptions options;
+  options.notes = ParseNotes("intro ignored\n## reduce\n\nthe book's steps.\n\n## other\nx\n");
+  ASSERT_EQ(options.notes.size(), 2u);
+  EXPECT_EQ(options.notes["reduce"], "the book's steps.");
+  v1::RunResult run;
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  std::string md = RenderMarkdown(run, options);
+  EXPECT_NE(md.find("the book's steps."), std::string::npos) << md;
+  EXPECT_EQ(md.find("intro ignored"), std::string::npos) << md;
+}
+
+TEST(MarkdownReportTest, ShowsTheKernelsRealNameAndItsCuptiTime) {
+  v1::RunResult run;
+  v1::Measurement m = Point("reduce", "unrolling8", 1024, 40e-6);
+  m.set_kernel_name("UnrollingKernel<8>");
+  m.add_kernels()->set_name("UnrollingKernel<8>");
+  m.add_kernels()->set_name("ShuffleReduceKernel");
+  m.set_kernel_median_seconds(38e-6);
+  m.set_times_disagree(true);
+  m.set_stop_reason("converged");
+  *run.add_measurements() = m;
+  std::string row = LineContaining(RenderMarkdown(run, ReportOptions{}), "| unrolling8 |");
+  EXPECT_NE(row.find("| `UnrollingKernel<8>` +1 | 40.0 us | 38.0 us (disagrees) |"),
+            std::string::npos)
+      << row;
+  EXPECT_NE(row.find("| converged |"), std::string::npos) << row;
+}
+
 TEST(MarkdownReportTest, ListsVariantsInCatalogOrderWhateverTheInputOrder) {
   v1::RunResult run;
   *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);

@@ -48,6 +48,24 @@ TEST(RunOptions, BuildsSpecWithSettings) {
   EXPECT_FALSE(spec->measurement().has_l2_flush());
 }
 
+TEST(RunOptions, MinTimeAndSampleGroupsReachTheSpec) {
+  RunOptions o;
+  o.min_time_seconds = 0.25;
+  o.sample_groups = 4;
+  auto spec = BuildJobSpec(o);
+  ASSERT_TRUE(spec.ok());
+  EXPECT_DOUBLE_EQ(spec->measurement().min_gpu_time_seconds(), 0.25);
+  EXPECT_EQ(spec->measurement().sample_groups(), 4);
+}
+
+TEST(RunOptions, SampleGroupsOutOfRangeNameTheFlag) {
+  RunOptions o;
+  o.sample_groups = 17;
+  auto spec = BuildJobSpec(o);
+  ASSERT_FALSE(spec.ok());
+  EXPECT_NE(spec.status().message().find("--sample-groups"), std::string::npos);
+}
+
 TEST(RunOptions, NoFamilyMeansEveryFamily) {
   auto spec = BuildJobSpec(RunOptions{});
   ASSERT_TRUE(spec.ok());

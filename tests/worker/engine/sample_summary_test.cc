@@ -15,6 +15,7 @@ TEST(SampleSummary, FillsSamplesClocksThrottleAndThroughput) {
   ctx.bytes = 2e9;
   ctx.flops = 0;
   ctx.peak_bytes_per_second = 4e12;
+  ctx.max_clock_mhz = 1980;
   v1::Measurement m;
   SummarizeSamples(sampling, ctx, &m);
   ASSERT_EQ(m.samples_seconds_size(), 4);
@@ -27,6 +28,7 @@ TEST(SampleSummary, FillsSamplesClocksThrottleAndThroughput) {
   EXPECT_DOUBLE_EQ(m.gbps(), 2000);
   EXPECT_DOUBLE_EQ(m.pct_of_peak_bandwidth(), 0.5);
   EXPECT_EQ(m.stop_reason(), "noise");
+  EXPECT_GT(m.rel_stddev(), 0.3);  // 1, 2, 1, 1 ms: stddev 0.5 / mean 1.25
 }
 
 TEST(SampleSummary, MissingClocksAreZeros) {

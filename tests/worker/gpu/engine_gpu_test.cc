@@ -43,18 +43,20 @@ TEST_F(EngineGpuTest, StoppingRuleIsHonouredOnARealKernel) {
   EXPECT_TRUE(m.l2_flushed());
   EXPECT_EQ(m.samples_seconds_size(), m.sample_sm_clock_mhz_size());
   EXPECT_EQ(m.samples_seconds_size(), m.sample_throttled_size());
-  if (m.stop_reason() == "noise") {
-    EXPECT_LT(m.stats().rel_stderr(), 0.005) << Explain(m);
+  double total = 0;
+  for (double x : m.samples_seconds()) total += x;
+  if (m.stop_reason() == "noise" || m.stop_reason() == "converged") {
     EXPECT_GE(m.samples_seconds_size(), 10) << Explain(m);
-    double total = 0;
-    for (double x : m.samples_seconds()) total += x;
-    EXPECT_GE(total, 0.05) << "stopped before the minimum GPU time" << Explain(m);
+    EXPECT_GE(total, 0.5) << "stopped before the minimum GPU time" << Explain(m);
+    if (m.stop_reason() == "noise") {
+      EXPECT_LT(m.rel_stddev(), 0.005) << Explain(m);
+    }
   } else {
     // Allowed, but only for the stated reasons.
     EXPECT_TRUE(m.stop_reason() == "max_samples" || m.stop_reason() == "timeout") << Explain(m);
-    std::printf("note: stopped on %s with rel_stderr %.4f\n", m.stop_reason().c_str(),
-                m.stats().rel_stderr());
   }
+  std::printf("stopped on %s after %d samples, %.3f s of GPU time, noise %.4f\n",
+              m.stop_reason().c_str(), m.samples_seconds_size(), total, m.rel_stddev());
   EXPECT_GT(m.stats().median(), 0) << Explain(m);
   EXPECT_GT(m.gbps(), 0) << Explain(m);
   EXPECT_GT(m.median_sm_clock_mhz(), 0) << "no SM clock from " << engine_->telemetry().source();

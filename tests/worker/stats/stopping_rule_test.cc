@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace warpwatch::worker {
@@ -33,10 +34,21 @@ class FakeSampler : public Sampler, public WallClock {
   double now_ = 100;
 };
 
-// Alternating 1.00 / 1.01 ms: rel. std. error ~0.16 % / sqrt(n / 4), under 0.5 % from n = 2.
+// Alternating 1.000 / 1.002 ms: relative standard deviation ~0.1 %, under the 0.5 % target.
 std::vector<double> Quiet(int n) {
   std::vector<double> s;
-  for (int i = 0; i < n; ++i) s.push_back(i % 2 ? 1.01e-3 : 1.00e-3);
+  for (int i = 0; i < n; ++i) s.push_back(i % 2 ? 1.002e-3 : 1.000e-3);
+  return s;
+}
+
+// 1 ms and 1.1 ms in a fixed pseudo-random order: noise ~4.8 %, stable once enough are seen.
+std::vector<double> SteadilyNoisy(int n) {
+  std::vector<double> s;
+  uint32_t x = 12345;
+  for (int i = 0; i < n; ++i) {
+    x = x * 1664525u + 1013904223u;
+    s.push_back((x >> 16) & 1 ? 1.1e-3 : 1.0e-3);
+  }
   return s;
 }
 
@@ -49,7 +61,7 @@ TEST(StoppingRule, StopsOnNoiseRightAfterMinSamples) {
   ASSERT_TRUE(r.status.ok());
   EXPECT_EQ(r.stop_reason, kStopNoise);
   EXPECT_EQ(r.samples.size(), 10u);
-  EXPECT_LT(r.rel_stderr, st.target_noise);
+  EXPECT_LT(r.rel_stddev, st.target_noise);
 }
 
 TEST(StoppingRule, DoesNotStopBeforeMinSamples) {
@@ -66,7 +78,7 @@ TEST(StoppingRule, DoesNotStopBeforeMinGpuTime) {
   FakeSampler f(Quiet(100), 1e-3);
   StopSettings st;
   st.min_samples = 10;
-  st.min_gpu_time_seconds = 0.02;  // 1 ms samples: needs 20 (1.00 + 1.01 per pair: 20 reach it)
+  st.min_gpu_time_seconds = 0.02;
   SamplingResult r = SampleUntilStable(f, st, f);
   EXPECT_EQ(r.stop_reason, kStopNoise);
   double total = 0;
@@ -75,17 +87,50 @@ TEST(StoppingRule, DoesNotStopBeforeMinGpuTime) {
   EXPECT_LT(total - r.samples.back(), 0.02);
 }
 
-TEST(StoppingRule, NoisySamplesRunToMaxSamples) {
-  std::vector<double> noisy;
-  for (int i = 0; i < 200; ++i) noisy.push_back(i % 2 ? 1e-3 : 3e-3);
-  FakeSampler f(noisy, 1e-3);
+// The old rule compared the standard error of the mean, which shrinks as 1/sqrt(n): these samples
+// (noise 4.8 %, standard error 0.48 % at n = 100) would have stopped as "noise" at 100 samples.
+TEST(StoppingRule, NoisySamplesAreNotCalledQuietJustBecauseThereAreMany) {
+  FakeSampler f(SteadilyNoisy(5000), 1e-3);
   StopSettings st;
-  st.max_samples = 50;
+  st.min_samples = 100;
+  st.min_gpu_time_seconds = 0;
+  SamplingResult r = SampleUntilStable(f, st, f);
+  EXPECT_NE(r.stop_reason, kStopNoise);
+  EXPECT_GT(r.rel_stddev, 0.04);
+}
+
+TEST(StoppingRule, SteadilyNoisySamplesStopOnceTheNoiseHasConverged) {
+  FakeSampler f(SteadilyNoisy(5000), 1e-3);
+  StopSettings st;
+  st.min_samples = 10;
+  st.min_gpu_time_seconds = 0.2;  // 200 samples of ~1 ms
+  SamplingResult r = SampleUntilStable(f, st, f);
+  EXPECT_EQ(r.stop_reason, kStopConverged);
+  EXPECT_GE(r.samples.size(), 190u);
+  EXPECT_LT(r.samples.size(), 1000u);
+  EXPECT_EQ(r.samples.size() % kConvergenceStride, 0u);
+}
+
+TEST(StoppingRule, NoiseThatKeepsChangingRunsToMaxSamples) {
+  // Each sample 1 % longer than the last: the noise grows without bound, never converges.
+  std::vector<double> drifting;
+  double t = 1e-3;
+  for (int i = 0; i < 400; ++i, t *= 1.01) drifting.push_back(t);
+  FakeSampler f(drifting, 1e-3);
+  StopSettings st;
+  st.max_samples = 300;
   st.min_gpu_time_seconds = 0;
   SamplingResult r = SampleUntilStable(f, st, f);
   EXPECT_EQ(r.stop_reason, kStopMaxSamples);
-  EXPECT_EQ(r.samples.size(), 50u);
-  EXPECT_GT(r.rel_stderr, st.target_noise);
+  EXPECT_EQ(r.samples.size(), 300u);
+  EXPECT_GT(r.rel_stddev, st.target_noise);
+}
+
+TEST(StoppingRule, DefaultsAreNvbenchsStdrel) {
+  StopSettings st;
+  EXPECT_DOUBLE_EQ(st.target_noise, 0.005);
+  EXPECT_DOUBLE_EQ(st.min_gpu_time_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(st.timeout_seconds, 15);
 }
 
 TEST(StoppingRule, StopsAtTheTimeout) {

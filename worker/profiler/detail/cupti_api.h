@@ -1,8 +1,9 @@
-// The CUPTI entry points the range profiler uses, looked up in libcupti at run time so the worker
+// The CUPTI entry points the range profiler and the kernel tracer use, looked up in libcupti at run time so the worker
 // starts where CUPTI is absent. Types come from the toolkit's headers (present at build time).
 #ifndef WARPWATCH_WORKER_PROFILER_DETAIL_CUPTI_API_H_
 #define WARPWATCH_WORKER_PROFILER_DETAIL_CUPTI_API_H_
 
+#include <cupti_activity.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -36,7 +37,12 @@ namespace warpwatch::worker::detail {
   X(cuptiRangeProfilerPushRange)                 \
   X(cuptiRangeProfilerPopRange)                  \
   X(cuptiRangeProfilerDecodeData)                \
-  X(cuptiRangeProfilerGetCounterDataInfo)
+  X(cuptiRangeProfilerGetCounterDataInfo)        \
+  X(cuptiActivityRegisterCallbacks)              \
+  X(cuptiActivityEnable)                         \
+  X(cuptiActivityDisable)                        \
+  X(cuptiActivityFlushAll)                       \
+  X(cuptiActivityGetNextRecord)
 
 // Function pointers named after the entry points. Loaded once per process; never unloaded.
 struct CuptiApi {

@@ -1,0 +1,71 @@
+// Tests of splitting CUPTI kernel records into the samples of a point.
+#include "worker/profiler/kernel_trace.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace warpwatch::worker {
+namespace {
+
+constexpr const char* kMarker = "stamp";
+
+// A sample: flush kernel, stamp, the Run's kernels, stamp.
+void AddSample(std::vector<KernelRecord>* r, uint64_t t0, uint64_t main_ns, uint64_t final_ns) {
+  r->push_back({"flush", t0, t0 + 30000});
+  r->push_back({kMarker, t0 + 31000, t0 + 32000});
+  r->push_back({"main", t0 + 33000, t0 + 33000 + main_ns});
+  r->push_back({"final", t0 + 34000 + main_ns, t0 + 34000 + main_ns + final_ns});
+  r->push_back({kMarker, t0 + 40000 + main_ns, t0 + 41000 + main_ns});
+}
+
+TEST(KernelTrace, KernelsBetweenMarkersFormOneSampleEach) {
+  std::vector<KernelRecord> records;
+  AddSample(&records, 0, 40000, 2000);
+  AddSample(&records, 1000000, 42000, 2000);
+  AddSample(&records, 2000000, 41000, 2000);
+  KernelTrace t = SplitSamples(records, kMarker);
+  ASSERT_EQ(t.kernels.size(), 2u);
+  EXPECT_EQ(t.kernels[0].symbol, "main");
+  EXPECT_EQ(t.kernels[1].symbol, "final");
+  ASSERT_EQ(t.kernels[0].seconds.size(), 3u);
+  EXPECT_DOUBLE_EQ(MedianOf(t.kernels[0].seconds), 41e-6);
+  EXPECT_DOUBLE_EQ(MedianOf(t.kernels[1].seconds), 2e-6);
+  ASSERT_EQ(t.span_seconds.size(), 3u);
+  // From main's start to final's end: main + 1 us gap + final.
+  EXPECT_DOUBLE_EQ(t.span_seconds[0], 43e-6);
+  EXPECT_EQ(t.kernels[0].launches_per_sample, 1);
+}
+
+TEST(KernelTrace, RecordsArriveInAnyOrder) {
+  std::vector<KernelRecord> records;
+  AddSample(&records, 0, 40000, 2000);
+  AddSample(&records, 1000000, 40000, 2000);
+  std::vector<KernelRecord> reversed(records.rbegin(), records.rend());
+  KernelTrace t = SplitSamples(reversed, kMarker);
+  ASSERT_EQ(t.span_seconds.size(), 2u);
+  EXPECT_EQ(t.kernels[0].symbol, "main");
+}
+
+TEST(KernelTrace, RepeatedLaunchesOfOneKernelAreSummedPerSample) {
+  std::vector<KernelRecord> records = {
+      {kMarker, 0, 100}, {"step", 1000, 2000}, {"step", 3000, 4000}, {kMarker, 5000, 5100}};
+  KernelTrace t = SplitSamples(records, kMarker);
+  ASSERT_EQ(t.kernels.size(), 1u);
+  EXPECT_EQ(t.kernels[0].launches_per_sample, 2);
+  EXPECT_DOUBLE_EQ(t.kernels[0].seconds[0], 2e-6);
+  EXPECT_DOUBLE_EQ(t.span_seconds[0], 3e-6);
+}
+
+TEST(KernelTrace, SampleWithoutKernelsHasNoSpan) {
+  // A memcpy-only Run: nothing between the markers.
+  std::vector<KernelRecord> records = {{kMarker, 0, 100}, {kMarker, 5000, 5100}};
+  KernelTrace t = SplitSamples(records, kMarker);
+  EXPECT_TRUE(t.kernels.empty());
+  EXPECT_TRUE(t.span_seconds.empty());
+}
+
+TEST(KernelTrace, MedianOfEmptyIsZero) { EXPECT_EQ(MedianOf({}), 0); }
+
+}  // namespace
+}  // namespace warpwatch::worker

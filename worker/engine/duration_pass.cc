@@ -1,0 +1,59 @@
+// Kernel durations and names from CUPTI activity records.
+#include "worker/engine/duration_pass.h"
+
+#include <vector>
+
+#include "worker/profiler/kernel_name.h"
+#include "worker/profiler/kernel_trace.h"
+#include "worker/profiler/kernel_tracer.h"
+#include "worker/stats/time_agreement.h"
+
+namespace warpwatch::worker {
+
+Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& stamp_symbol,
+                       v1::Measurement* m) {
+  ASSIGN_OR_RETURN(KernelTracer * tracer, KernelTracer::Get());
+  RETURN_IF_ERROR(tracer->Start());
+  Status sampled = OkStatus();
+  std::vector<double> events;
+  for (int i = 0; i < samples && sampled.ok(); ++i) {
+    StatusOr<double> e = sampler.TakeSample();
+    if (e.ok()) {
+      events.push_back(*e);
+    } else {
+      sampled = e.status();
+    }
+  }
+  StatusOr<std::vector<KernelRecord>> records = tracer->Stop();
+  RETURN_IF_ERROR(sampled.Annotate("duration pass"));
+  if (!records.ok()) return records.status();
+  KernelTrace trace = SplitSamples(std::move(*records), stamp_symbol);
+  if (trace.kernels.empty()) {
+    return NotFoundError("the timed region launches no kernel (nothing for CUPTI to time)");
+  }
+  m->clear_kernels();
+  for (const TracedKernel& k : trace.kernels) {
+    KernelName name = NameKernel(k.symbol);
+    v1::KernelInfo* info = m->add_kernels();
+    info->set_name(name.name);
+    info->set_demangled(name.demangled);
+    info->set_mangled(name.mangled);
+    info->set_median_seconds(MedianOf(k.seconds));
+    info->set_launches(k.launches_per_sample);
+  }
+  m->set_kernel_name(m->kernels(0).name());
+  m->clear_sample_kernel_seconds();
+  for (double s : trace.span_seconds) m->add_sample_kernel_seconds(s);
+  const double kernel_median = MedianOf(trace.span_seconds);
+  m->set_kernel_median_seconds(kernel_median);
+  const double event_median = MedianOf(events);
+  m->set_traced_event_median_seconds(event_median);
+  // Judged on the same samples (one span per traced sample when every Run launched a kernel).
+  if (trace.span_seconds.size() == events.size()) {
+    m->set_event_kernel_gap(EventKernelGap(event_median, kernel_median));
+    m->set_times_disagree(TimesDisagree(event_median, kernel_median));
+  }
+  return OkStatus();
+}
+
+}  // namespace warpwatch::worker

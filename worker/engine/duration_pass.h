@@ -1,0 +1,27 @@
+// The duration pass: a few more samples of a point with CUPTI's activity tracing on, after the
+// timed samples (so tracing never touches them). It gives each kernel's own GPU time (the clock
+// Nsight Compute's gpu__time_duration reads) and the real names of every kernel Run() launches.
+#ifndef WARPWATCH_WORKER_ENGINE_DURATION_PASS_H_
+#define WARPWATCH_WORKER_ENGINE_DURATION_PASS_H_
+
+#include <string>
+
+#include "common/status/status.h"
+#include "warpwatch/v1/measurement.pb.h"
+#include "worker/engine/case_sampler.h"
+
+namespace warpwatch::worker {
+
+// Takes `samples` samples with `sampler` while tracing and fills the Measurement's kernels (name,
+// demangled, mangled, median_seconds, launches), sample_kernel_seconds, kernel_median_seconds,
+// traced_event_median_seconds, event_kernel_gap and times_disagree (events and kernels of the
+// same traced samples).
+// `stamp_symbol`: the clock stamp kernel's symbol (the marker around each Run()). Errors (CUPTI
+// unavailable, a failed sample) leave the timings valid; the caller records them in
+// duration_note.
+Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& stamp_symbol,
+                       v1::Measurement* m);
+
+}  // namespace warpwatch::worker
+
+#endif  // WARPWATCH_WORKER_ENGINE_DURATION_PASS_H_
