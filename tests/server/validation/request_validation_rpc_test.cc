@@ -164,6 +164,16 @@ TEST_F(RequestValidationRpcTest, MinSamplesAboveMaxSamplesIsRefused) {
   ExpectInvalid(Submit(spec), "spec.measurement.min_samples");
 }
 
+// The worker's default max_samples is 10000 (nvbench-style stopping rule): a job that asks for
+// more minimum samples than the old default of 1000 and leaves max_samples unset is valid.
+TEST_F(RequestValidationRpcTest, MinSamplesUpToTheWorkersDefaultMaximumAreAccepted) {
+  v1::JobSpec spec = Spec();
+  spec.mutable_measurement()->set_min_samples(5000);
+  EXPECT_TRUE(Submit(spec).ok());
+  spec.mutable_measurement()->set_min_samples(10001);
+  ExpectInvalid(Submit(spec), "spec.measurement.min_samples");
+}
+
 TEST_F(RequestValidationRpcTest, MaxSamplesWhoseMeasurementCannotFitOneUploadAreRefused) {
   // The server's default --max-upload-bytes is 3 MiB; 200000 samples need about 6 MB.
   v1::JobSpec spec = Spec();
