@@ -133,5 +133,27 @@ TEST_F(RepeatedRunsPowerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpu) {
   EXPECT_GE(figures_->clock_drop_environment_rate, 0.99) << PowerTable({*figures_});
 }
 
+TEST(RepeatedRunsCompareTest, ConsecutiveRunsOfIdenticalCodeCompareAsSameOnEveryCase) {
+  const std::vector<std::string> paths = FindRepeatedRunFixtures(kFixtures);
+  if (paths.size() < 2) GTEST_SKIP() << "no repeated-run fixtures (h100_repeated/)";
+  int compared = 0;
+  for (size_t r = 1; r < paths.size(); ++r) {
+    auto a = ReadRunFixture(paths[r - 1], true);
+    auto b = ReadRunFixture(paths[r], true);
+    ASSERT_TRUE(a.ok() && b.ok());
+    auto comparison = CompareRuns(a->cases, b->cases);
+    ASSERT_TRUE(comparison.ok()) << comparison.status().ToString();
+    for (const CaseComparison& c : comparison->shared) {
+      if (c.reason.rfind("run a:", 0) == 0 || c.reason.rfind("run b:", 0) == 0)
+        continue;  // skipped
+      ++compared;
+      EXPECT_EQ(c.verdict, Verdict::kSame) << paths[r - 1] << " -> " << paths[r] << " "
+                                           << c.case_key << " " << 100 * c.change << " %";
+      EXPECT_TRUE(c.u_test_p_value.has_value()) << c.case_key;
+    }
+  }
+  EXPECT_EQ(compared, 59 * static_cast<int>(paths.size() - 1));
+}
+
 }  // namespace
 }  // namespace warpwatch::server::detect::power
