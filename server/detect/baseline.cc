@@ -22,15 +22,30 @@ std::string WhyNotGood(const RunPoint& point, const DetectionConfig& config) {
   return "";
 }
 
-std::vector<RunPoint> SelectBaseline(const std::vector<RunPoint>& history,
-                                     const DetectionConfig& config) {
+namespace {
+
+std::vector<RunPoint> NewestGood(const std::vector<RunPoint>& history,
+                                 const DetectionConfig& config, const std::string* device_uuid) {
   std::vector<RunPoint> baseline;
   for (auto it = history.rbegin(); it != history.rend(); ++it) {
     if (baseline.size() >= config.baseline_runs) break;
+    if (device_uuid != nullptr && it->device_uuid != *device_uuid) continue;
     if (IsGoodRun(*it, config)) baseline.push_back(*it);
   }
   std::reverse(baseline.begin(), baseline.end());
   return baseline;
+}
+
+}  // namespace
+
+std::vector<RunPoint> SelectBaseline(const std::vector<RunPoint>& history,
+                                     const DetectionConfig& config,
+                                     const std::string& device_uuid) {
+  if (config.prefer_same_device && !device_uuid.empty()) {
+    std::vector<RunPoint> own = NewestGood(history, config, &device_uuid);
+    if (own.size() >= config.min_baseline_runs && !own.empty()) return own;
+  }
+  return NewestGood(history, config, nullptr);
 }
 
 }  // namespace warpwatch::server::detect

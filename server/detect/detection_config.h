@@ -12,6 +12,10 @@ struct DetectionConfig {
   size_t baseline_runs = 10;
   // Fewer good baseline runs than this gives UNSURE: a MAD of 3 or 4 values is mostly luck.
   size_t min_baseline_runs = 5;
+  // Take the baseline from the new run's own device when it has min_baseline_runs good runs in
+  // the history (else from every device of the model): two H100s differ by up to 1.7 % on some
+  // cases in every run (tests/fixtures/h100_repeated), which a mixed baseline reads as a change.
+  bool prefer_same_device = true;
   // |robust z| of the new median against the baseline medians needed to call a change. A MAD of
   // 10 normal values is a noisy sigma (5th percentile 0.42 sigma, median 0.88), hence well above 3.
   double z_threshold = 4.5;

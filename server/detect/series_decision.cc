@@ -58,7 +58,7 @@ SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoin
     return decision;
   }
   // Keep the newest good runs, as SelectBaseline would, whatever the caller passed.
-  const std::vector<RunPoint> good = SelectBaseline(baseline, config);
+  const std::vector<RunPoint> good = SelectBaseline(baseline, config, candidate.device_uuid);
   decision.baseline_runs_used = good.size();
   for (const RunPoint& run : good) decision.baseline_run_ids.push_back(run.run_id);
   if (good.size() < config.min_baseline_runs || good.empty()) {

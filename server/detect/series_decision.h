@@ -47,7 +47,7 @@ struct SeriesDecision {
 // Judges `candidate` against `baseline`: the baseline runs, normally SelectBaseline(history)
 // (a pinned baseline may be passed instead). Bad runs in `baseline` are ignored here too, so a
 // throttled or unverified run never forms a baseline; at most the newest config.baseline_runs
-// good ones are used.
+// good ones are used, from the candidate's own device when it has enough (SelectBaseline).
 // UNSURE (with a reason) when the candidate is not good (failed, unverified, throttled, a NaN or
 // non-positive median), when fewer than config.min_baseline_runs good baseline runs remain, or
 // when time and cycles disagree as attribution.h describes. Never fails; never throws.

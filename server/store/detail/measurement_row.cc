@@ -117,11 +117,6 @@ StatusOr<std::string> Record(int64_t run_id, const std::string& series_id,
   r["kernel_name"] = m.kernel_name();
   r["status"] = PointStatusName(m.status());
   r["error"] = m.error();
-  r["samples_seconds"] = DoubleArray(m.samples_seconds());
-  r["sample_sm_clock_mhz"] = DoubleArray(m.sample_sm_clock_mhz());
-  r["sample_throttled"] = throttled;
-  r["sample_kernel_seconds"] = DoubleArray(m.sample_kernel_seconds());
-  r["sample_group"] = groups;
   r["throttled_fraction"] = Double(m.throttled_fraction());
   r["median_seconds"] = Double(st.median());
   r["mean_seconds"] = Double(st.mean());
@@ -156,9 +151,24 @@ StatusOr<std::string> Record(int64_t run_id, const std::string& series_id,
   r["l2_flushed"] = m.l2_flushed();
   r["stop_reason"] = m.stop_reason();
   r["measured_us"] = m.has_measured_at() ? MicrosFromTimestamp(m.measured_at()) : 0;
-  // The document is spliced in as the JSON text protobuf wrote, not parsed again.
+  // The sample arrays and the document are spliced in as text, not built and escaped again by
+  // the JSON library: array literals hold only digits, signs, '.', 'e', ',', braces and the
+  // letters of NaN/Infinity/t/f, none of which JSON escapes; the document is protobuf's JSON.
   std::string text = r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   text.pop_back();  // the closing brace
+  const std::pair<const char*, std::string> arrays[] = {
+      {"samples_seconds", DoubleArray(m.samples_seconds())},
+      {"sample_sm_clock_mhz", DoubleArray(m.sample_sm_clock_mhz())},
+      {"sample_throttled", throttled},
+      {"sample_kernel_seconds", DoubleArray(m.sample_kernel_seconds())},
+      {"sample_group", groups}};
+  for (const auto& [name, literal] : arrays) {
+    text += ",\"";
+    text += name;
+    text += "\":\"";
+    text += literal;
+    text += '"';
+  }
   text += ",\"doc\":";
   text += doc_json;
   text += '}';

@@ -58,6 +58,29 @@ TEST(BaselineTest, TheBaselineIsTheNewestGoodRunsOldestFirst) {
   EXPECT_EQ(baseline[2].run_id, 5);
 }
 
+std::vector<RunPoint> TwoDevices(size_t runs_on_a, size_t runs_on_b) {
+  std::vector<RunPoint> history;
+  for (size_t i = 0; i < runs_on_a + runs_on_b; ++i) {
+    RunPoint p = GoodRun(1.0, 1980, static_cast<int64_t>(i + 1));
+    p.device_uuid = i < runs_on_a ? "GPU-a" : "GPU-b";
+    history.push_back(p);
+  }
+  return history;
+}
+
+TEST(BaselineTest, TheBaselineComesFromTheSameDeviceWhenItHasEnoughRuns) {
+  const std::vector<RunPoint> baseline =
+      SelectBaseline(TwoDevices(6, 6), DetectionConfig(), "GPU-a");
+  ASSERT_EQ(baseline.size(), 6u);
+  for (const RunPoint& p : baseline) EXPECT_EQ(p.device_uuid, "GPU-a");
+}
+
+TEST(BaselineTest, TheBaselineFallsBackToEveryDeviceOfTheModel) {
+  const std::vector<RunPoint> baseline =
+      SelectBaseline(TwoDevices(3, 8), DetectionConfig(), "GPU-a");
+  EXPECT_EQ(baseline.size(), 10u);
+}
+
 TEST(BaselineTest, AnEmptyHistoryGivesAnEmptyBaseline) {
   EXPECT_TRUE(SelectBaseline({}, DetectionConfig()).empty());
 }

@@ -196,6 +196,30 @@ TEST(SeriesDecisionTest, OnlyTheNewestGoodRunsFormTheBaseline) {
   EXPECT_EQ(d.verdict, Verdict::kSame);
 }
 
+TEST(SeriesDecisionTest, AnotherDevicesOffsetIsNotAChange) {
+  // Device b runs this case 1.7 % slower every night (as two H100s do on the scattered copy);
+  // with its own baseline, b's run is SAME; judged against a's runs it would be SLOWER.
+  std::vector<RunPoint> history;
+  for (int i = 0; i < 6; ++i) {
+    RunPoint a = GoodRun(1.000 + 0.001 * (i % 2));
+    a.device_uuid = "GPU-a";
+    RunPoint b = GoodRun(1.017 + 0.001 * (i % 2));
+    b.device_uuid = "GPU-b";
+    history.push_back(a);
+    history.push_back(b);
+  }
+  RunPoint candidate = GoodRun(1.0175);
+  candidate.device_uuid = "GPU-b";
+  DetectionConfig config;  // the defaults
+  EXPECT_EQ(DecideSeries(candidate, history, config).verdict, Verdict::kSame);
+  config.prefer_same_device = false;
+  std::vector<RunPoint> only_a;
+  for (const RunPoint& p : history) {
+    if (p.device_uuid == "GPU-a") only_a.push_back(p);
+  }
+  EXPECT_EQ(DecideSeries(candidate, only_a, config).verdict, Verdict::kSlower);
+}
+
 TEST(SeriesDecisionTest, TheUTestIsReportedButDoesNotDecide) {
   // Samples completely separated (the U-test's p is tiny) but the median moved 0.5 %: SAME.
   std::vector<RunPoint> baseline = GoodRuns(QuietMedians());

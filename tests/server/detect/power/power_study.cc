@@ -30,21 +30,27 @@ struct Tally {
   std::vector<long> detected;
 };
 
-void Judge(const std::vector<RunPoint>& baseline, double new_median, const DetectionConfig& config,
-           const PowerOptions& options, Tally* tally) {
-  const SeriesDecision aa = DecideSeries(Good(new_median, kClockMhz), baseline, config);
+// Judges `candidate` (no samples) as it is, slowed down, and with its clock dropped.
+void Judge(const std::vector<RunPoint>& baseline, const RunPoint& candidate,
+           const DetectionConfig& config, const PowerOptions& options, Tally* tally) {
+  auto variant = [&](double time_factor, double clock_mhz) {
+    RunPoint p = candidate;
+    p.median_seconds *= time_factor;
+    p.sm_clock_mhz = clock_mhz;
+    return DecideSeries(p, baseline, config);
+  };
+  const SeriesDecision aa = variant(1, candidate.sm_clock_mhz);
   ++tally->decisions;
   if (aa.verdict == Verdict::kSlower) ++tally->slower;
   if (aa.verdict == Verdict::kSlower || aa.verdict == Verdict::kFaster) ++tally->flagged;
   if (aa.verdict == Verdict::kUnsure) ++tally->unsure;
   for (size_t s = 0; s < options.slowdowns.size(); ++s) {
-    const SeriesDecision d =
-        DecideSeries(Good(new_median * (1 + options.slowdowns[s]), kClockMhz), baseline, config);
-    if (d.verdict == Verdict::kSlower) ++tally->detected[s];
+    if (variant(1 + options.slowdowns[s], candidate.sm_clock_mhz).verdict == Verdict::kSlower) {
+      ++tally->detected[s];
+    }
   }
   const double drop = options.clock_drop_to_mhz;
-  const SeriesDecision clock =
-      DecideSeries(Good(new_median * kClockMhz / drop, drop), baseline, config);
+  const SeriesDecision clock = variant(candidate.sm_clock_mhz / drop, drop);
   if (clock.verdict == Verdict::kSlower && clock.blame == Blame::kEnvironment) ++tally->environment;
 }
 
@@ -84,7 +90,7 @@ PowerFigures SimulatePower(const std::vector<double>& case_medians, const Detect
       for (size_t r = 0; r < config.baseline_runs; ++r) {
         baseline.push_back(Good(median * (1 + sigma * unit(rng)), kClockMhz));
       }
-      Judge(baseline, median * (1 + sigma * unit(rng)), config, options, &tally);
+      Judge(baseline, Good(median * (1 + sigma * unit(rng)), kClockMhz), config, options, &tally);
     }
   }
   char source[160];
@@ -158,7 +164,10 @@ PowerFigures LeaveOneOutPower(const std::vector<std::vector<RunPoint>>& runs,
         false_alarms.push_back((c < case_keys.size() ? case_keys[c] : "?") + text);
       }
       for (RunPoint& run : baseline) run.samples_seconds.clear();  // medians suffice from here
-      Judge(baseline, series[held].median_seconds, config, options, &tally);
+      RunPoint candidate = series[held];
+      candidate.samples_seconds.clear();
+      if (!(candidate.sm_clock_mhz > 0)) candidate.sm_clock_mhz = kClockMhz;
+      Judge(baseline, candidate, config, options, &tally);
     }
   }
   char source[160];
