@@ -169,7 +169,8 @@ TEST_F(RequestValidationRpcTest, MinSamplesAboveMaxSamplesIsRefused) {
 TEST_F(RequestValidationRpcTest, MinSamplesUpToTheWorkersDefaultMaximumAreAccepted) {
   v1::JobSpec spec = Spec();
   spec.mutable_measurement()->set_min_samples(5000);
-  EXPECT_TRUE(Submit(spec).ok());
+  const grpc::Status accepted = Submit(spec);
+  EXPECT_TRUE(accepted.ok()) << accepted.error_message();
   spec.mutable_measurement()->set_min_samples(10001);
   ExpectInvalid(Submit(spec), "spec.measurement.min_samples");
 }
