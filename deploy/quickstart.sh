@@ -15,7 +15,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 state=${WARPWATCH_STATE_DIR:-$root/.warpwatch}
 bin=${WARPWATCH_BUILD_DIR:-$root/build}/bin
 pg_port=${WARPWATCH_PG_PORT:-55432}
-listen=${WARPWATCH_LISTEN:-0.0.0.0:50051}
+# Loopback by default: with no tokens file the server is open (anyone who reaches it acts as
+# admin), and warpwatch-server refuses to run open on a network address. For remote workers set
+# WARPWATCH_LISTEN=0.0.0.0:50051 with WARPWATCH_TOKENS_FILE (and TLS), or WARPWATCH_ALLOW_OPEN=1 on
+# a trusted network.
+listen=${WARPWATCH_LISTEN:-127.0.0.1:50051}
 grpc_port=${listen##*:}
 metrics=${WARPWATCH_METRICS_LISTEN:-0.0.0.0:9464}
 pgbin=/usr/lib/postgresql/15/bin
@@ -150,8 +154,10 @@ if [ $gpu = 0 ]; then
   cat <<MSG
 
   No NVIDIA GPU on this host (or no worker built here): nothing will run jobs locally.
-  The server stays up for remote workers:
-    gRPC     $host:$grpc_port   (health + reflection: grpcurl -plaintext $host:$grpc_port list)
+  The server stays up, listening on $listen:
+    gRPC     $listen   (health + reflection: grpcurl -plaintext $listen list)
+    remote workers need a network address: restart with WARPWATCH_LISTEN=0.0.0.0:$grpc_port and
+    WARPWATCH_TOKENS_FILE (see docs), or WARPWATCH_ALLOW_OPEN=1 on a trusted network
     metrics  http://$host:${metrics##*:}/metrics
     logs     $state/logs/server.log
   Submit the nightly suite:  $bin/warpwatch submit --family '*'
