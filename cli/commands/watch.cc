@@ -1,7 +1,7 @@
 // File: cli/commands/watch.cc
 // `warpwatch watch ID`: follows a job through WatchJob until it ends, watching again (with
-// backoff) when a stream ends UNAVAILABLE: a server shutting down or restarting, a broken
-// connection. Worker-supplied text is printed through TerminalSafe.
+// backoff) when a stream ends UNAVAILABLE or CANCELLED by the server: a server shutting down or
+// restarting, a broken connection. Worker-supplied text is printed through TerminalSafe.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -113,9 +113,13 @@ int WatchJob(const ClientOptions& client, int64_t job_id) {
     }
     grpc::Status status = reader->Finish();
     if (status.ok()) break;
-    // UNAVAILABLE: the server shut down ("watch again") or the connection broke. The job goes
-    // on without us: watch again, with backoff, unless the job already ended.
-    if (status.error_code() != grpc::StatusCode::UNAVAILABLE || (last && IsFinal(last->state()))) {
+    // UNAVAILABLE: the server shut down ("watch again") or the connection broke. CANCELLED: this
+    // command never cancels its own call, so the server did: a call that reached a server in its
+    // shutdown grace is cancelled by gRPC itself. Either way the job goes on without us: watch
+    // again, with backoff, unless the job already ended.
+    const bool interrupted = status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                             status.error_code() == grpc::StatusCode::CANCELLED;
+    if (!interrupted || (last && IsFinal(last->state()))) {
       if (tty && last) std::cout << "\n";
       return ReportError(status);
     }
