@@ -2,6 +2,8 @@
 #include "worker/daemon/serve_options.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -21,8 +23,30 @@ std::vector<std::string> Split(const std::string& text, char separator) {
 CLI::App* AddServeCommand(CLI::App& app, ServeOptions* o) {
   CLI::App* serve = app.add_subcommand("serve", "register with a server and run its jobs");
   serve->add_option("--server", o->client.server, "server address host:port")->required();
-  serve->add_option("--token", o->client.token, "bearer token (worker role)")
-      ->envname("WARPWATCH_TOKEN");
+  // The token comes from a file or the environment, never from the command line, where every
+  // user of the host reads it (ps).
+  if (const char* token = std::getenv("WARPWATCH_TOKEN")) o->client.token = token;
+  serve->add_option("--token-file", o->token_file,
+                    "file holding the bearer token, worker role (or WARPWATCH_TOKEN)")
+      ->envname("WARPWATCH_TOKEN_FILE")
+      ->check([o](const std::string& path) -> std::string {
+        std::ifstream in(path);
+        if (!in) return "--token-file " + path + ": cannot be read";
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string t = text.str();
+        const size_t first = t.find_first_not_of(" \t\r\n");
+        if (first == std::string::npos) return "--token-file " + path + ": empty";
+        o->client.token = t.substr(first, t.find_last_not_of(" \t\r\n") - first + 1);
+        return "";
+      });
+  static std::string refused_token;
+  serve->add_option("--token", refused_token)
+      ->check([](const std::string&) -> std::string {
+        return "a token on the command line is visible to every user of this host (ps); use "
+               "--token-file FILE or the WARPWATCH_TOKEN environment variable";
+      })
+      ->group("");
   serve->add_option("--tls-ca", o->client.tls_ca_file, "PEM CA to verify the server (TLS)");
   serve->add_option("--gpus", o->gpus, "GPUs to serve: all, or ordinals 0,1")
       ->capture_default_str();

@@ -19,7 +19,8 @@ class App;
 namespace warpwatch::worker {
 
 struct ServeOptions {
-  ClientOptions client;                    // --server, --token, --tls-ca
+  ClientOptions client;                    // --server, --token-file / WARPWATCH_TOKEN, --tls-ca
+  std::string token_file;                  // --token-file (its content lands in client.token)
   std::string gpus = "all";                // "all" or CUDA ordinals "0,1"
   std::string labels;                      // "k=v,k2=v2"
   std::string metrics_listen = ":9465";    // empty disables /metrics

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <CLI/CLI.hpp>
 
 namespace warpwatch::worker {
@@ -44,8 +46,10 @@ TEST(AddServeCommand, FillsOptionsFromFlags) {
   CLI::App app;
   ServeOptions options;
   CLI::App* serve = AddServeCommand(app, &options);
-  app.parse("serve --server h:1 --token t --gpus 1 --labels a=b --metrics-listen :9999 "
-            "--grace-seconds 5",
+  const std::string token_file = ::testing::TempDir() + "/serve_options_token";
+  std::ofstream(token_file) << "t\n";
+  app.parse("serve --server h:1 --token-file " + token_file +
+                " --gpus 1 --labels a=b --metrics-listen :9999 --grace-seconds 5",
             false);
   EXPECT_TRUE(*serve);
   EXPECT_EQ(options.client.server, "h:1");
@@ -54,6 +58,20 @@ TEST(AddServeCommand, FillsOptionsFromFlags) {
   EXPECT_EQ(options.labels, "a=b");
   EXPECT_EQ(options.metrics_listen, ":9999");
   EXPECT_DOUBLE_EQ(options.daemon.grace_seconds, 5);
+}
+
+// Issue 14.5: a token on the command line is readable by every user of the host (ps).
+TEST(AddServeCommand, RefusesATokenOnTheCommandLineNamingTheAlternatives) {
+  CLI::App app;
+  ServeOptions options;
+  AddServeCommand(app, &options);
+  try {
+    app.parse("serve --server h:1 --token secret", false);
+    FAIL() << "--token was accepted";
+  } catch (const CLI::ValidationError& e) {
+    EXPECT_NE(std::string(e.what()).find("--token-file"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(options.client.token.empty());
 }
 
 TEST(AddServeCommand, RequiresTheServer) {
