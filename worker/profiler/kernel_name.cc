@@ -9,25 +9,44 @@
 namespace warpwatch::worker {
 namespace {
 
-// Index of the '(' that opens the parameter list: the last '(' at bracket depth 0, scanning
-// '<...>' and '(...)' pairs (template arguments may hold casts such as "(Kind)0" and function
-// types). npos when there is none.
+// Bracket depth of a demangled name while scanning it left to right: '<...>' template arguments
+// and '(...)' parameter lists or casts such as "(Kind)0".
+class Depth {
+ public:
+  // Accounts for `c`; true when `c` itself is at depth 0 and is not a bracket.
+  bool TopLevel(char c) {
+    switch (c) {
+      case '<':
+        ++angle_;
+        return false;
+      case '>':
+        if (angle_ > 0) --angle_;
+        return false;
+      case '(':
+        ++paren_;
+        return false;
+      case ')':
+        if (paren_ > 0) --paren_;
+        return false;
+      default:
+        return angle_ == 0 && paren_ == 0;
+    }
+  }
+  // Before accounting for the next character: at depth 0?
+  bool AtTop() const { return angle_ == 0 && paren_ == 0; }
+
+ private:
+  int angle_ = 0;
+  int paren_ = 0;
+};
+
+// Index of the '(' that opens the parameter list: the last '(' at depth 0. npos when none.
 size_t ParameterListStart(const std::string& s) {
-  int angle = 0;
-  int paren = 0;
+  Depth depth;
   size_t last = std::string::npos;
   for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '<') {
-      ++angle;
-    } else if (c == '>') {
-      if (angle > 0) --angle;
-    } else if (c == '(') {
-      if (angle == 0 && paren == 0) last = i;
-      ++paren;
-    } else if (c == ')') {
-      if (paren > 0) --paren;
-    }
+    if (s[i] == '(' && depth.AtTop()) last = i;
+    depth.TopLevel(s[i]);
   }
   return last;
 }
@@ -44,26 +63,15 @@ std::string ShortKernelName(const std::string& demangled) {
   }
   // Scan at depth 0 for the start of the unqualified name: after the last "::" or the space that
   // ends a return type, outside template arguments and parentheses.
-  int angle = 0;
-  int paren = 0;
+  Depth depth;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '<') {
-      ++angle;
-    } else if (c == '>') {
-      if (angle > 0) --angle;
-    } else if (c == '(') {
-      ++paren;
-    } else if (c == ')') {
-      if (paren > 0) --paren;
-    } else if (angle == 0 && paren == 0) {
-      if (c == ':' && i + 1 < s.size() && s[i + 1] == ':') {
-        start = i + 2;
-        ++i;
-      } else if (c == ' ') {
-        start = i + 1;
-      }
+    if (!depth.TopLevel(s[i])) continue;
+    if (s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') {
+      start = i + 2;
+      ++i;
+    } else if (s[i] == ' ') {
+      start = i + 1;
     }
   }
   return s.substr(start);
