@@ -27,6 +27,7 @@
 #include "worker/engine/launch_blocker.h"
 #include "worker/profiler/kernel_trace.h"
 #include "worker/profiler/kernel_tracer.h"
+#include "worker/stats/sample_stats.h"
 
 namespace warpwatch::bench {
 namespace {
@@ -97,17 +98,18 @@ Status Sample(kernels::Case& c, Tools& t, worker::L2Flusher* flusher, const Meth
     RETURN_IF_ERROR(s);
     if (!records.ok()) return records.status();
     if (m.stamps) {
-      *kernel_median = worker::MedianOf(worker::SplitSamples(*records, t.marker).span_seconds);
+      *kernel_median =
+          worker::Percentile(worker::SplitSamples(*records, t.marker).span_seconds, 50);
     } else {
       std::vector<double> main;
       for (const worker::KernelRecord& r : *records) {
         if (r.symbol == t.main_kernel) main.push_back((r.end_ns - r.start_ns) * 1e-9);
       }
-      *kernel_median = worker::MedianOf(main);
+      *kernel_median = worker::Percentile(main, 50);
     }
   }
   RETURN_IF_ERROR(s);
-  *event_median = worker::MedianOf(events);
+  *event_median = worker::Percentile(events, 50);
   return OkStatus();
 }
 

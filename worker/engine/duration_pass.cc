@@ -6,6 +6,7 @@
 #include "worker/profiler/kernel_name.h"
 #include "worker/profiler/kernel_trace.h"
 #include "worker/profiler/kernel_tracer.h"
+#include "worker/stats/sample_stats.h"
 #include "worker/stats/time_agreement.h"
 
 namespace warpwatch::worker {
@@ -38,15 +39,15 @@ Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& sta
     info->set_name(name.name);
     info->set_demangled(name.demangled);
     info->set_mangled(name.mangled);
-    info->set_median_seconds(MedianOf(k.seconds));
+    info->set_median_seconds(Percentile(k.seconds, 50));
     info->set_launches(k.launches_per_sample);
   }
   m->set_kernel_name(m->kernels(0).name());
   m->clear_sample_kernel_seconds();
   for (double s : trace.span_seconds) m->add_sample_kernel_seconds(s);
-  const double kernel_median = MedianOf(trace.span_seconds);
+  const double kernel_median = Percentile(trace.span_seconds, 50);
   m->set_kernel_median_seconds(kernel_median);
-  const double event_median = MedianOf(events);
+  const double event_median = Percentile(events, 50);
   m->set_traced_event_median_seconds(event_median);
   // Judged on the same samples (one span per traced sample when every Run launched a kernel).
   if (trace.span_seconds.size() == events.size()) {

@@ -6,13 +6,6 @@
 
 namespace warpwatch::worker {
 
-double MedianOf(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t mid = v.size() / 2;
-  return v.size() % 2 == 1 ? v[mid] : 0.5 * (v[mid - 1] + v[mid]);
-}
-
 KernelTrace SplitSamples(std::vector<KernelRecord> records, const std::string& marker) {
   std::sort(records.begin(), records.end(),
             [](const KernelRecord& a, const KernelRecord& b) { return a.start_ns < b.start_ns; });

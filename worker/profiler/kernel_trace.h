@@ -36,9 +36,6 @@ struct KernelTrace {
 // Reset's kernels) are ignored. A sample with no kernel inside its markers gives no span.
 KernelTrace SplitSamples(std::vector<KernelRecord> records, const std::string& marker);
 
-// Median of `v` (0 for an empty one).
-double MedianOf(std::vector<double> v);
-
 }  // namespace warpwatch::worker
 
 #endif  // WARPWATCH_WORKER_PROFILER_KERNEL_TRACE_H_

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "worker/stats/sample_stats.h"
+
 namespace warpwatch::worker {
 namespace {
 
@@ -29,8 +31,8 @@ TEST(KernelTrace, KernelsBetweenMarkersFormOneSampleEach) {
   EXPECT_EQ(t.kernels[0].symbol, "main");
   EXPECT_EQ(t.kernels[1].symbol, "final");
   ASSERT_EQ(t.kernels[0].seconds.size(), 3u);
-  EXPECT_DOUBLE_EQ(MedianOf(t.kernels[0].seconds), 41e-6);
-  EXPECT_DOUBLE_EQ(MedianOf(t.kernels[1].seconds), 2e-6);
+  EXPECT_DOUBLE_EQ(Percentile(t.kernels[0].seconds, 50), 41e-6);
+  EXPECT_DOUBLE_EQ(Percentile(t.kernels[1].seconds, 50), 2e-6);
   ASSERT_EQ(t.span_seconds.size(), 3u);
   // From main's start to final's end: main + 1 us gap + final.
   EXPECT_DOUBLE_EQ(t.span_seconds[0], 43e-6);
@@ -65,7 +67,7 @@ TEST(KernelTrace, SampleWithoutKernelsHasNoSpan) {
   EXPECT_TRUE(t.span_seconds.empty());
 }
 
-TEST(KernelTrace, MedianOfEmptyIsZero) { EXPECT_EQ(MedianOf({}), 0); }
+TEST(KernelTrace, MedianOfEmptyIsZero) { EXPECT_EQ(Percentile({}, 50), 0); }
 
 }  // namespace
 }  // namespace warpwatch::worker
