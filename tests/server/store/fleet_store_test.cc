@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <future>
+#include <thread>
 #include <pqxx/pqxx>
 
 #include "tests/server/store/store_test_util.h"
@@ -95,6 +98,63 @@ TEST_F(FleetStoreTest, WorkersNotSeenWithinTheWindowAreOfflineAndFilterable) {
   // A heartbeat brings it back.
   ASSERT_OK(store_->TouchWorker(stale));
   EXPECT_EQ(List(seconds(60), {v1::WORKER_STATE_OFFLINE}).size(), 0u);
+}
+
+// ListWorkers reads workers, devices and running jobs in three statements. A GPU and the job on it
+// move from one worker to another in one transaction that commits while ListWorkers waits between
+// its device read and its job read (the writer holds the job table): the page must still be one
+// moment's picture, the job under the worker that also shows its GPU. Under READ COMMITTED each
+// statement would take a new snapshot and show the job under the new owner, the GPU under the old.
+TEST_F(FleetStoreTest, ListWorkersReadsOneSnapshotWhileAJobAndItsGpuMoveToAnotherWorker) {
+  const std::string w1 = Register({MakeDevice("GPU-A", "NVIDIA H100")});
+  const std::string w2 = Register({MakeDevice("GPU-B", "NVIDIA H100")});
+  ASSERT_NE(w1, w2);
+  const v1::Job job = Enqueue();
+  ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w1, "GPU-A", seconds(30)));
+  ASSERT_TRUE(lease.has_value());
+
+  std::future<std::vector<v1::WorkerInfo>> listed;  // declared first: outlives the writer's lock
+  pqxx::connection writer_conn(url_);
+  pqxx::work writer(writer_conn);
+  writer.exec("LOCK TABLE job IN ACCESS EXCLUSIVE MODE");
+  listed = std::async(std::launch::async, [this] { return List(); });
+
+  // Wait (bounded) until ListWorkers is blocked on the job table, i.e. past its first two reads.
+  pqxx::connection watcher(url_);
+  bool waiting = false;
+  for (auto deadline = std::chrono::steady_clock::now() + seconds(20);
+       !waiting && std::chrono::steady_clock::now() < deadline;) {
+    pqxx::nontransaction q(watcher);
+    waiting = q.exec1("SELECT count(*) FROM pg_locks WHERE relation = 'job'::regclass"
+                      " AND NOT granted")[0]
+                  .as<int>() > 0;
+    if (!waiting) std::this_thread::sleep_for(milliseconds(10));
+  }
+  ASSERT_TRUE(waiting) << "ListWorkers never reached its read of the job table";
+
+  writer.exec_params("UPDATE device SET worker_id = $1 WHERE uuid = 'GPU-A'", w2);
+  writer.exec_params("UPDATE job SET lease_owner = $1 WHERE id = $2", w2, job.id());
+  writer.commit();
+
+  ASSERT_EQ(listed.wait_for(seconds(20)), std::future_status::ready);
+  std::vector<v1::WorkerInfo> workers = listed.get();
+  ASSERT_EQ(workers.size(), 2u);
+  for (const v1::WorkerInfo& info : workers) {
+    SCOPED_TRACE(info.id());
+    const bool first = info.id() == w1;
+    ASSERT_EQ(info.devices_size(), 1);
+    EXPECT_EQ(info.devices(0).uuid(), first ? "GPU-A" : "GPU-B");
+    ASSERT_EQ(info.running_jobs_size(), first ? 1 : 0);
+    if (first) {
+      EXPECT_EQ(info.running_jobs(0).device_uuid(), "GPU-A");
+    }
+  }
+  // The move itself happened: the next listing shows it.
+  for (const v1::WorkerInfo& info : List()) {
+    if (info.id() == w2) {
+      EXPECT_EQ(info.running_jobs_size(), 1);
+    }
+  }
 }
 
 TEST_F(FleetStoreTest, ListWorkersOfAnEmptyFleetIsEmpty) { EXPECT_TRUE(List().empty()); }
