@@ -1,0 +1,214 @@
+// File: server/analysis/analysis_store.h
+// What the analysis loop needs from the database, and nothing else: claim one finished run at a
+// time, read the series it touched, write what the detector found (regression rows, confirmation
+// jobs, change points). PostgreSQL implements it (server/store/pg_analysis_store.h); the tests run
+// it on a real PostgreSQL (tests/server/analysis).
+#ifndef WARPWATCH_SERVER_ANALYSIS_ANALYSIS_STORE_H_
+#define WARPWATCH_SERVER_ANALYSIS_ANALYSIS_STORE_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status/status.h"
+#include "server/detect/run_point.h"
+#include "warpwatch/v1/job.pb.h"
+
+namespace warpwatch::server::analysis {
+
+// The run being analysed (a finished run: state SUCCEEDED; others are never handed out).
+struct ClaimedRun {
+  int64_t run_id = 0;
+  int64_t job_id = 0;           // 0: an uploaded run (UploadRun), no job and no worker behind it
+  int64_t confirms_run_id = 0;  // its job is the confirmation job of this run; 0 otherwise
+  std::string device_uuid;
+  std::string gpu_model;  // the device's name, as in series ids ("case@model")
+  int64_t started_at_micros = 0;
+  int64_t finished_at_micros = 0;
+};
+
+// One measurement of the claimed run.
+struct RunCase {
+  int64_t measurement_id = 0;
+  std::string case_canonical;
+  std::string family;
+  std::string variant;
+  std::map<std::string, int64_t> params;
+  std::string series_id;
+  detect::RunPoint point;  // with its raw samples; device_uuid = the run's device
+};
+
+// One run of a series, as history.
+struct SeriesPoint {
+  detect::RunPoint point;  // no samples
+  int64_t started_at_micros = 0;
+};
+
+// A series whose change points are kept: the GPU-model series (device_uuid "") or the one-device
+// series.
+struct SeriesKey {
+  std::string series_id;
+  std::string device_uuid;
+  bool operator<(const SeriesKey& o) const {
+    return series_id != o.series_id ? series_id < o.series_id : device_uuid < o.device_uuid;
+  }
+};
+
+// regression.kind / regression.state / regression.blame vocabulary, spelled as in the schema
+// (0007_detection.sql).
+inline constexpr const char* kKindRegression = "REGRESSION";
+inline constexpr const char* kKindImprovement = "IMPROVEMENT";
+inline constexpr const char* kKindOutlier = "OUTLIER";
+inline constexpr const char* kStateSuspected = "SUSPECTED";
+inline constexpr const char* kStateOpen = "OPEN";
+inline constexpr const char* kStateDismissed = "DISMISSED";
+inline constexpr const char* kStateNoise = "NOISE";
+// regression_event.actor of every change the detector makes.
+inline constexpr const char* kDetectorActor = "detector";
+
+// One regression row as the detector writes it, with its evidence.
+struct Finding {
+  std::string kind;   // kKind*
+  std::string state;  // kStateSuspected, kStateOpen or kStateDismissed
+  std::string series_id;
+  std::string case_canonical;
+  std::string family;
+  std::string variant;
+  std::string gpu_model;
+  std::string device_uuid;
+  int64_t measurement_id = 0;
+  std::vector<int64_t> baseline_run_ids;  // OUTLIER: the other devices' runs
+  double baseline_median_seconds = 0;
+  double new_median_seconds = 0;
+  double change = 0;                     // new / baseline - 1
+  std::optional<double> p_value;         // Mann-Whitney U on samples; evidence only
+  std::optional<double> z;               // robust z of the new median
+  std::optional<double> cycles_change;   // set when both clocks are known
+  double baseline_sm_clock_mhz = 0;
+  double new_sm_clock_mhz = 0;
+  std::string blame = "NONE";  // "NONE", "CODE", "ENVIRONMENT"
+  std::string method;          // the rule and its parameters, for people
+  std::string note;            // the first regression_event's note ('' -> state)
+};
+
+// A change point of one series, stored as a change_point row.
+struct StoredChangePoint {
+  int64_t run_id = 0;  // first run at the new level
+  int64_t at_micros = 0;
+  double median_before = 0;
+  double median_after = 0;
+  double relative_change = 0;
+  double p_value = 1;
+  double q_hat = 0;
+};
+
+// A SUSPECTED regression waiting for its confirmation run.
+struct Suspect {
+  int64_t regression_id = 0;
+  std::string kind;  // kKindRegression or kKindImprovement
+  std::string case_canonical;
+  std::string series_id;
+  std::vector<int64_t> baseline_run_ids;
+};
+
+// One analysis of one claimed run: reads and writes inside the claim's transaction. Valid only
+// during the AnalysisStore::AnalyzeNextRun callback, on its thread. Errors: as AnalysisStore.
+class AnalysisTx {
+ public:
+  virtual ~AnalysisTx() = default;
+
+  virtual const ClaimedRun& run() const = 0;
+
+  // Every measurement of the run, in id order.
+  virtual StatusOr<std::vector<RunCase>> LoadRunCases() = 0;
+
+  // Serialises writers of these series' change points across replicas until the transaction
+  // ends (advisory locks, taken in one global order so two analyses cannot deadlock). Call
+  // before LoadSeries so the history read includes every run already analysed by another replica.
+  virtual Status LockSeries(const std::vector<SeriesKey>& keys) = 0;
+
+  // The newest `newest` good points of each series (status OK, verified, throttled fraction at
+  // most `max_throttled_fraction`, a positive finite median) of SUCCEEDED runs that are not
+  // confirmation runs, oldest first (run start, then id); only `device_uuid`'s runs unless it is
+  // empty. The claimed run's own point is included when good. Series without points are absent.
+  virtual StatusOr<std::map<std::string, std::vector<SeriesPoint>>> LoadSeries(
+      const std::vector<std::string>& series_ids, const std::string& device_uuid, size_t newest,
+      double max_throttled_fraction) = 0;
+
+  // The series' points of exactly these runs (whatever their quality, so the detector can say why
+  // one is not good), oldest first; runs without the case are absent.
+  virtual StatusOr<std::vector<detect::RunPoint>> LoadPoints(const std::string& series_id,
+                                                             const std::vector<int64_t>& run_ids,
+                                                             bool with_samples) = 0;
+
+  // Per series, the latest good point of each device (same goodness as LoadSeries, confirmation
+  // runs excluded) among runs that finished in (from, to]; one RunPoint per device.
+  virtual StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> LatestPerDevice(
+      const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
+      double max_throttled_fraction) = 0;
+
+  // Inserts the rows and a regression_event ('' -> state, actor kDetectorActor, the finding's
+  // note) for each. A row of the same (run, case, kind) already stored is left alone (its id 0 in
+  // the result), so analysing a run twice writes nothing twice. Returns the ids in input order.
+  virtual StatusOr<std::vector<int64_t>> InsertFindings(const std::vector<Finding>& findings) = 0;
+
+  // The spec of the claimed run's job; NOT_FOUND for an uploaded run.
+  virtual StatusOr<v1::JobSpec> JobSpecOfRun() = 0;
+
+  // Queues `spec` as the claimed run's confirmation job (job.confirms_run_id = the run, selector
+  // gpu_uuid = spec.selector().gpu_uuid(), submitted by kDetectorActor), wakes waiting workers at
+  // commit, and sets confirmation_job_id on the given regressions. When the run already has a
+  // confirmation job, that job is reused. Returns the job id.
+  virtual StatusOr<int64_t> EnqueueConfirmationJob(const v1::JobSpec& spec, int64_t points_total,
+                                                   const std::vector<int64_t>& regression_ids) = 0;
+
+  // Replaces every change_point row of `key` by `points`.
+  virtual Status ReplaceChangePoints(const SeriesKey& key,
+                                     const std::vector<StoredChangePoint>& points) = 0;
+
+  // SUSPECTED regressions whose confirmation job is `job_id`, locked for update.
+  virtual StatusOr<std::vector<Suspect>> SuspectsOfConfirmationJob(int64_t job_id) = 0;
+
+  // SUSPECTED -> `to_state` (kStateOpen or kStateNoise) with confirmation_run_id = the claimed run
+  // and a regression_event (actor kDetectorActor, `note`). A regression no longer SUSPECTED (a
+  // person triaged it meanwhile) is left alone.
+  virtual Status ResolveSuspect(int64_t regression_id, const std::string& to_state,
+                                const std::string& note) = 0;
+};
+
+// Thread-safe: one instance is shared by the loop (and by tests standing for several replicas,
+// each with its own instance). Errors: UNAVAILABLE (database unreachable, retry later), ABORTED
+// (serialization failure, retry), INTERNAL (anything else, with the SQL error).
+class AnalysisStore {
+ public:
+  using Analyze = std::function<Status(AnalysisTx&)>;
+
+  virtual ~AnalysisStore() = default;
+
+  // Claims the oldest finished run whose analysis_state is PENDING, skipping runs another
+  // transaction holds (FOR UPDATE SKIP LOCKED: each run is analysed by one replica, once).
+  // A run that did not SUCCEED becomes SKIPPED without `analyze`; a SUCCEEDED run is handed to
+  // `analyze` inside the claim's transaction and becomes DONE when it returns OK, all committed
+  // together. When `analyze` fails with UNAVAILABLE or ABORTED everything rolls back and the run
+  // stays PENDING (retried on a later pass); with another code the run is marked SKIPPED in a
+  // new transaction, so a run that cannot be analysed never blocks the ones behind it, and the
+  // error is returned. Returns the run's id, or nullopt when no run is pending.
+  virtual StatusOr<std::optional<int64_t>> AnalyzeNextRun(const Analyze& analyze) = 0;
+
+  // SUSPECTED regressions whose confirmation job ended FAILED or CANCELLED (so no confirmation
+  // run will come) become OPEN, with an event saying they were not confirmed. Returns how many.
+  virtual StatusOr<int> OpenSuspectsOfAbandonedConfirmations() = 0;
+
+  // Blocks until a run finishes (a NOTIFY from the database) or `timeout` passes; true when
+  // notified. Also true after the listening connection was re-established (notifications may
+  // have been missed). UNAVAILABLE, after at most `timeout`, while the database is unreachable.
+  virtual StatusOr<bool> WaitForFinishedRun(std::chrono::milliseconds timeout) = 0;
+};
+
+}  // namespace warpwatch::server::analysis
+
+#endif  // WARPWATCH_SERVER_ANALYSIS_ANALYSIS_STORE_H_

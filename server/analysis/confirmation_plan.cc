@@ -1,0 +1,63 @@
+// File: server/analysis/confirmation_plan.cc
+#include "server/analysis/confirmation_plan.h"
+
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "server/detect/series_decision.h"
+
+namespace warpwatch::server::analysis {
+
+v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunCase>& suspects,
+                             const std::string& device_uuid, int64_t run_id) {
+  v1::JobSpec spec = original;
+  spec.clear_families();
+  spec.clear_variants();
+  spec.clear_axes();
+  spec.clear_selector();
+  spec.mutable_selector()->set_gpu_uuid(device_uuid);
+  (*spec.mutable_labels())[kConfirmsRunLabel] = std::to_string(run_id);
+
+  std::set<std::string> families;
+  std::set<std::string> variants;
+  std::map<std::string, std::map<std::string, std::set<int64_t>>> axes;  // family -> axis -> values
+  for (const RunCase& c : suspects) {
+    families.insert(c.family);
+    variants.insert(c.variant);
+    for (const auto& [axis, value] : c.params) axes[c.family][axis].insert(value);
+  }
+  for (const std::string& family : families) spec.add_families(family);
+  for (const std::string& variant : variants) spec.add_variants(variant);
+  for (const auto& [family, by_axis] : axes) {
+    for (const auto& [axis, values] : by_axis) {
+      v1::AxisOverride* o = spec.add_axes();
+      o->set_family(family);
+      o->set_axis(axis);
+      for (int64_t v : values) o->add_values(v);
+    }
+  }
+  return spec;
+}
+
+SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase* confirmation,
+                                          const std::vector<detect::RunPoint>& baseline,
+                                          const detect::DetectionConfig& config) {
+  if (confirmation == nullptr) {
+    return {kStateOpen, "unconfirmed: the confirmation run did not measure this case"};
+  }
+  const detect::SeriesDecision d = detect::DecideSeries(confirmation->point, baseline, config);
+  char evidence[256];
+  std::snprintf(evidence, sizeof(evidence), " (confirmation run: %+.2f %%, z %.1f, %s, %zu baseline runs)",
+                d.time.change * 100, d.time.z, detect::VerdictName(d.verdict),
+                d.baseline_runs_used);
+  if (d.verdict == detect::Verdict::kUnsure) {
+    return {kStateOpen, "unconfirmed: the confirmation run could not be judged: " + d.reason};
+  }
+  const detect::Verdict expected =
+      suspect.kind == kKindImprovement ? detect::Verdict::kFaster : detect::Verdict::kSlower;
+  if (d.verdict == expected) return {kStateOpen, std::string("confirmed") + evidence};
+  return {kStateNoise, std::string("not confirmed") + evidence};
+}
+
+}  // namespace warpwatch::server::analysis

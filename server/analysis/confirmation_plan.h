@@ -1,0 +1,48 @@
+// File: server/analysis/confirmation_plan.h
+// The confirmation re-run of a run's suspects: the job that re-measures them on the same device,
+// and the verdict on each suspect once that job's run is in.
+#ifndef WARPWATCH_SERVER_ANALYSIS_CONFIRMATION_PLAN_H_
+#define WARPWATCH_SERVER_ANALYSIS_CONFIRMATION_PLAN_H_
+
+#include <string>
+#include <vector>
+
+#include "server/analysis/analysis_store.h"
+#include "server/detect/detection_config.h"
+#include "server/detect/run_point.h"
+#include "warpwatch/v1/job.pb.h"
+
+namespace warpwatch::server::analysis {
+
+// Label put on confirmation jobs: the id of the run they confirm.
+inline constexpr const char* kConfirmsRunLabel = "warpwatch.confirms_run";
+
+// `original` (the suspect run's job spec) restricted to the suspect cases, on `device_uuid` only:
+// families = the suspects' families, variants = their variants, one axis override per (family,
+// axis) with the suspects' values of that axis, selector = that GPU UUID alone (the worker labels
+// and model glob are dropped: the UUID names the device). Measurement settings, priority,
+// attempts, timeout and labels are kept, plus kConfirmsRunLabel. A spec is a cross product, so
+// when suspects of one family differ in two axes (or two families share no variant) a few more
+// points than the suspects may be measured; only the suspects are judged.
+// Precondition: `suspects` non-empty.
+v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunCase>& suspects,
+                             const std::string& device_uuid, int64_t run_id);
+
+struct SuspectResolution {
+  std::string state;  // kStateOpen or kStateNoise
+  std::string note;   // what the confirmation run showed
+};
+
+// Re-decides `suspect` on the confirmation run's point of its case (`confirmation`: nullptr when
+// the confirmation run did not measure it) against `baseline`, the suspect's own baseline runs:
+//  - the same verdict (SLOWER for a REGRESSION, FASTER for an IMPROVEMENT): OPEN;
+//  - SAME or the opposite verdict: NOISE;
+//  - not measured, or UNSURE (the point failed, was throttled, unverified): OPEN, unconfirmed:
+//    the first run's evidence stands alone rather than being thrown away.
+SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase* confirmation,
+                                          const std::vector<detect::RunPoint>& baseline,
+                                          const detect::DetectionConfig& config);
+
+}  // namespace warpwatch::server::analysis
+
+#endif  // WARPWATCH_SERVER_ANALYSIS_CONFIRMATION_PLAN_H_

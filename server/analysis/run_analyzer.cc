@@ -1,0 +1,150 @@
+// File: server/analysis/run_analyzer.cc
+#include "server/analysis/run_analyzer.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/analysis/confirmation_plan.h"
+#include "server/analysis/finding_builder.h"
+#include "server/analysis/series_change_points.h"
+#include "server/detect/fleet_outliers.h"
+#include "server/detect/series_decision.h"
+
+namespace warpwatch::server::analysis {
+namespace {
+
+using SeriesMap = std::map<std::string, std::vector<SeriesPoint>>;
+
+// The series' runs that started before the claimed run (the baseline never sees the run itself
+// or a later one, whatever order runs are analysed in).
+std::vector<detect::RunPoint> HistoryBefore(const SeriesMap& series, const std::string& id,
+                                            const ClaimedRun& run) {
+  std::vector<detect::RunPoint> out;
+  auto it = series.find(id);
+  if (it == series.end()) return out;
+  for (const SeriesPoint& p : it->second) {
+    const bool before = p.started_at_micros < run.started_at_micros ||
+                        (p.started_at_micros == run.started_at_micros && p.point.run_id < run.run_id);
+    if (before) out.push_back(p.point);
+  }
+  return out;
+}
+
+// DecideSeries; for a flagged case again with the baseline runs' samples, for the U-test p.
+StatusOr<detect::SeriesDecision> Decide(AnalysisTx& tx, const RunCase& c,
+                                        const std::vector<detect::RunPoint>& history,
+                                        const detect::DetectionConfig& config) {
+  detect::SeriesDecision decision = detect::DecideSeries(c.point, history, config);
+  if (decision.verdict != detect::Verdict::kSlower &&
+      decision.verdict != detect::Verdict::kFaster) {
+    return decision;
+  }
+  ASSIGN_OR_RETURN(std::vector<detect::RunPoint> baseline,
+                   tx.LoadPoints(c.series_id, decision.baseline_run_ids, /*with_samples=*/true));
+  return detect::DecideSeries(c.point, baseline, config);
+}
+
+StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx,
+                                                 const std::vector<RunCase>& cases,
+                                                 const AnalysisConfig& config) {
+  RunAnalysisSummary summary;
+  summary.cases = static_cast<int>(cases.size());
+  ASSIGN_OR_RETURN(std::vector<Suspect> suspects, tx.SuspectsOfConfirmationJob(tx.run().job_id));
+  for (const Suspect& s : suspects) {
+    const RunCase* confirmation = nullptr;
+    for (const RunCase& c : cases) {
+      if (c.case_canonical == s.case_canonical) confirmation = &c;
+    }
+    ASSIGN_OR_RETURN(std::vector<detect::RunPoint> baseline,
+                     tx.LoadPoints(s.series_id, s.baseline_run_ids, /*with_samples=*/false));
+    const SuspectResolution r =
+        ResolveWithConfirmation(s, confirmation, baseline, config.detection);
+    RETURN_IF_ERROR(tx.ResolveSuspect(s.regression_id, r.state, r.note));
+    ++summary.resolved;
+  }
+  return summary;
+}
+
+StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>& cases,
+                                      const AnalysisConfig& config) {
+  const ClaimedRun& run = tx.run();
+  RunAnalysisSummary summary;
+  summary.cases = static_cast<int>(cases.size());
+  std::vector<std::string> series_ids;
+  std::set<SeriesKey> keys;
+  for (const RunCase& c : cases) {
+    series_ids.push_back(c.series_id);
+    keys.insert({c.series_id, ""});
+    keys.insert({c.series_id, run.device_uuid});
+  }
+  RETURN_IF_ERROR(tx.LockSeries(std::vector<SeriesKey>(keys.begin(), keys.end())));
+  const double max_throttled = config.detection.max_throttled_fraction;
+  ASSIGN_OR_RETURN(SeriesMap model,
+                   tx.LoadSeries(series_ids, "", config.history_runs, max_throttled));
+  ASSIGN_OR_RETURN(SeriesMap device,
+                   tx.LoadSeries(series_ids, run.device_uuid, config.history_runs, max_throttled));
+  const int64_t window_us = std::chrono::microseconds(config.fleet_window).count();
+  ASSIGN_OR_RETURN(auto fleet, tx.LatestPerDevice(series_ids, run.finished_at_micros - window_us,
+                                                  run.finished_at_micros,
+                                                  config.fleet.max_throttled_fraction));
+
+  std::vector<Finding> findings;
+  std::vector<const RunCase*> finding_cases;
+  for (const RunCase& c : cases) {
+    ASSIGN_OR_RETURN(detect::SeriesDecision decision,
+                     Decide(tx, c, HistoryBefore(model, c.series_id, run), config.detection));
+    if (auto f = FindingFromDecision(run, c, decision, config.detection)) {
+      findings.push_back(std::move(*f));
+      finding_cases.push_back(&c);
+    }
+    auto devices = fleet.find(c.series_id);
+    if (devices == fleet.end()) continue;
+    const detect::FleetView view = detect::FindFleetOutliers(devices->second, config.fleet);
+    if (auto f = FindingFromFleet(run, c, view, config.fleet)) {
+      findings.push_back(std::move(*f));
+      finding_cases.push_back(&c);
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<int64_t> ids, tx.InsertFindings(findings));
+
+  // One confirmation job for every suspect of the run.
+  std::vector<RunCase> suspects;
+  std::vector<int64_t> suspect_ids;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (findings[i].state != kStateSuspected || ids[i] == 0) continue;
+    suspect_ids.push_back(ids[i]);
+    suspects.push_back(*finding_cases[i]);
+  }
+  if (!suspects.empty()) {
+    ASSIGN_OR_RETURN(v1::JobSpec original, tx.JobSpecOfRun());
+    const v1::JobSpec spec = ConfirmationSpec(original, suspects, run.device_uuid, run.run_id);
+    ASSIGN_OR_RETURN(summary.confirmation_job_id,
+                     tx.EnqueueConfirmationJob(spec, static_cast<int64_t>(suspects.size()),
+                                               suspect_ids));
+  }
+  for (int64_t id : ids) summary.findings += id != 0 ? 1 : 0;
+
+  for (const SeriesKey& key : keys) {
+    const SeriesMap& source = key.device_uuid.empty() ? model : device;
+    auto it = source.find(key.series_id);
+    std::vector<StoredChangePoint> points;
+    if (it != source.end()) {
+      ASSIGN_OR_RETURN(points, SeriesChangePoints(it->second, config.change_points));
+    }
+    RETURN_IF_ERROR(tx.ReplaceChangePoints(key, points));
+    ++summary.change_point_series;
+  }
+  return summary;
+}
+
+}  // namespace
+
+StatusOr<RunAnalysisSummary> AnalyzeRun(AnalysisTx& tx, const AnalysisConfig& config) {
+  ASSIGN_OR_RETURN(std::vector<RunCase> cases, tx.LoadRunCases());
+  if (tx.run().confirms_run_id != 0) return ResolveConfirmation(tx, cases, config);
+  return JudgeRun(tx, cases, config);
+}
+
+}  // namespace warpwatch::server::analysis

@@ -1,0 +1,31 @@
+// File: server/analysis/run_analyzer.h
+// Everything the detector does with one finished run, inside the transaction that claimed it
+// (AnalysisStore::AnalyzeNextRun): per measurement the decision against the series' baseline and
+// the fleet view, the regression rows, one confirmation job for the run's suspects, and the change
+// points of every series the run touched. A confirmation run is only used to resolve the suspects
+// it was queued for. docs/regressions.md ("Detection on every finished run") states the policy.
+#ifndef WARPWATCH_SERVER_ANALYSIS_RUN_ANALYZER_H_
+#define WARPWATCH_SERVER_ANALYSIS_RUN_ANALYZER_H_
+
+#include "common/status/status.h"
+#include "server/analysis/analysis_config.h"
+#include "server/analysis/analysis_store.h"
+
+namespace warpwatch::server::analysis {
+
+// What one analysis wrote (for logs and tests).
+struct RunAnalysisSummary {
+  int cases = 0;              // measurements of the run
+  int findings = 0;           // regression rows inserted (regressions, improvements, outliers)
+  int64_t confirmation_job_id = 0;
+  int change_point_series = 0;  // series whose change points were replaced
+  int resolved = 0;             // suspects resolved (confirmation runs)
+};
+
+// Analyses tx.run(). Safe to run again on a rolled-back transaction (it only reads and writes
+// through `tx`). Errors: the store's.
+StatusOr<RunAnalysisSummary> AnalyzeRun(AnalysisTx& tx, const AnalysisConfig& config);
+
+}  // namespace warpwatch::server::analysis
+
+#endif  // WARPWATCH_SERVER_ANALYSIS_RUN_ANALYZER_H_

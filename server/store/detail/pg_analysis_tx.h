@@ -1,0 +1,71 @@
+// File: server/store/detail/pg_analysis_tx.h
+// AnalysisTx on the claim's libpqxx transaction. Reads in pg_analysis_reads.cc, writes in
+// pg_analysis_writes.cc. Every method catches libpqxx's exceptions and answers a Status
+// (ClassifyCurrentException); after one, the transaction is aborted and the claim rolls back.
+#ifndef WARPWATCH_SERVER_STORE_DETAIL_PG_ANALYSIS_TX_H_
+#define WARPWATCH_SERVER_STORE_DETAIL_PG_ANALYSIS_TX_H_
+
+#include <pqxx/transaction>
+#include <string>
+#include <vector>
+
+#include "server/analysis/analysis_store.h"
+#include "server/store/detail/pg_errors.h"
+
+namespace warpwatch::server::detail {
+
+// NOTIFY channel of "a run finished and waits for analysis" (sent by the run table's trigger,
+// migration 0009).
+inline constexpr const char* kRunFinishedChannel = "warpwatch_run_finished";
+
+// Not thread-safe: used by the thread running the claim's transaction, during the claim.
+class PgAnalysisTx : public analysis::AnalysisTx {
+ public:
+  PgAnalysisTx(pqxx::work& tx, analysis::ClaimedRun run) : tx_(tx), run_(std::move(run)) {}
+
+  const analysis::ClaimedRun& run() const override { return run_; }
+
+  StatusOr<std::vector<analysis::RunCase>> LoadRunCases() override;
+  Status LockSeries(const std::vector<analysis::SeriesKey>& keys) override;
+  StatusOr<std::map<std::string, std::vector<analysis::SeriesPoint>>> LoadSeries(
+      const std::vector<std::string>& series_ids, const std::string& device_uuid, size_t newest,
+      double max_throttled_fraction) override;
+  StatusOr<std::vector<detect::RunPoint>> LoadPoints(const std::string& series_id,
+                                                     const std::vector<int64_t>& run_ids,
+                                                     bool with_samples) override;
+  StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> LatestPerDevice(
+      const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
+      double max_throttled_fraction) override;
+  StatusOr<std::vector<int64_t>> InsertFindings(
+      const std::vector<analysis::Finding>& findings) override;
+  StatusOr<v1::JobSpec> JobSpecOfRun() override;
+  StatusOr<int64_t> EnqueueConfirmationJob(const v1::JobSpec& spec, int64_t points_total,
+                                           const std::vector<int64_t>& regression_ids) override;
+  Status ReplaceChangePoints(const analysis::SeriesKey& key,
+                             const std::vector<analysis::StoredChangePoint>& points) override;
+  StatusOr<std::vector<analysis::Suspect>> SuspectsOfConfirmationJob(int64_t job_id) override;
+  Status ResolveSuspect(int64_t regression_id, const std::string& to_state,
+                        const std::string& note) override;
+
+ private:
+  pqxx::work& tx_;
+  const analysis::ClaimedRun run_;
+};
+
+// Runs fn() -> StatusOr<T> (or Status), turning a libpqxx exception into its Status.
+template <typename R, typename Fn>
+R GuardPg(const char* what, Fn&& fn) {
+  try {
+    return fn();
+  } catch (...) {
+    return ClassifyCurrentException(what).status;
+  }
+}
+
+// Elements of a one-dimensional PostgreSQL array literal of numbers ("{1,2.5,NaN}").
+std::vector<double> ParseDoubleArray(const std::string& literal);
+std::vector<int64_t> ParseBigintArray(const std::string& literal);
+
+}  // namespace warpwatch::server::detail
+
+#endif  // WARPWATCH_SERVER_STORE_DETAIL_PG_ANALYSIS_TX_H_

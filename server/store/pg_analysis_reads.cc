@@ -1,0 +1,238 @@
+// File: server/store/pg_analysis_reads.cc
+// What the analysis of a claimed run reads: its measurements, the series' history, the fleet's
+// latest runs, the job spec, the suspects of a confirmation job; and the series locks.
+#include <algorithm>
+#include <cstdlib>
+#include <pqxx/pqxx>
+
+#include "server/store/detail/conversions.h"
+#include "server/store/detail/pg_analysis_tx.h"
+
+namespace warpwatch::server::detail {
+namespace {
+
+using analysis::RunCase;
+using analysis::SeriesPoint;
+
+// Runs whose points may serve as history: finished well, and not a confirmation run (those
+// measure only a night's suspects; counting them would weigh suspect nights double).
+constexpr const char* kHistoryRun =
+    " r.state = 'SUCCEEDED' AND NOT EXISTS (SELECT 1 FROM job cj WHERE cj.id = r.job_id"
+    " AND cj.confirms_run_id IS NOT NULL)";
+
+// A good point (detect::IsGoodRun), the throttled fraction bound being parameter $n. NaN sorts
+// above Infinity in PostgreSQL, so "< Infinity" also rejects NaN.
+std::string GoodPoint(int n) {
+  return " m.status = 'OK' AND m.verified AND m.throttled_fraction <= $" + std::to_string(n) +
+         "::double precision AND m.median_seconds > 0"
+         " AND m.median_seconds < 'Infinity'::double precision";
+}
+
+// Columns of a RunPoint without samples, in the order PointFromRow reads them from `first`.
+constexpr const char* kPointColumns =
+    "r.id, r.device_uuid, m.status, m.verified, m.throttled_fraction, m.median_seconds,"
+    " m.median_sm_clock_mhz";
+
+detect::RunPoint PointFromRow(const pqxx::row& row, int first) {
+  detect::RunPoint p;
+  p.run_id = row[first].as<int64_t>();
+  p.device_uuid = row[first + 1].as<std::string>();
+  p.ok = row[first + 2].as<std::string>() == "OK";
+  p.verified = row[first + 3].as<bool>();
+  p.throttled_fraction = row[first + 4].as<double>();
+  p.median_seconds = row[first + 5].as<double>();
+  p.sm_clock_mhz = row[first + 6].as<double>();
+  return p;
+}
+
+std::vector<std::string> Split(const std::string& literal) {
+  std::vector<std::string> out;
+  if (literal.size() < 3) return out;  // "{}"
+  const std::string body = literal.substr(1, literal.size() - 2);
+  size_t start = 0;
+  while (true) {
+    const size_t comma = body.find(',', start);
+    out.push_back(body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+// "k=v&k=v" (params as the SQL below aggregates them) -> map.
+std::map<std::string, int64_t> ParseParams(const std::string& text) {
+  std::map<std::string, int64_t> params;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t amp = text.find('&', start);
+    if (amp == std::string::npos) amp = text.size();
+    const std::string pair = text.substr(start, amp - start);
+    const size_t eq = pair.find('=');
+    if (eq != std::string::npos) {
+      params[pair.substr(0, eq)] = std::strtoll(pair.c_str() + eq + 1, nullptr, 10);
+    }
+    start = amp + 1;
+  }
+  return params;
+}
+
+}  // namespace
+
+std::vector<double> ParseDoubleArray(const std::string& literal) {
+  std::vector<double> out;
+  for (const std::string& e : Split(literal)) out.push_back(std::strtod(e.c_str(), nullptr));
+  return out;
+}
+
+std::vector<int64_t> ParseBigintArray(const std::string& literal) {
+  std::vector<int64_t> out;
+  for (const std::string& e : Split(literal)) out.push_back(std::strtoll(e.c_str(), nullptr, 10));
+  return out;
+}
+
+StatusOr<std::vector<RunCase>> PgAnalysisTx::LoadRunCases() {
+  return GuardPg<StatusOr<std::vector<RunCase>>>("LoadRunCases", [&]() -> StatusOr<std::vector<RunCase>> {
+    pqxx::result rows = tx_.exec_params(
+        std::string("SELECT m.id, m.case_canonical, m.family, m.variant,"
+                    " coalesce((SELECT string_agg(key || '=' || value, '&') FROM"
+                    "   jsonb_each_text(m.params)), ''),"
+                    " m.series_id, m.samples_seconds::text, ") +
+            kPointColumns +
+            " FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.run_id = $1 ORDER BY m.id",
+        run_.run_id);
+    std::vector<RunCase> cases;
+    cases.reserve(rows.size());
+    for (const pqxx::row& row : rows) {
+      RunCase c;
+      c.measurement_id = row[0].as<int64_t>();
+      c.case_canonical = row[1].as<std::string>();
+      c.family = row[2].as<std::string>();
+      c.variant = row[3].as<std::string>();
+      c.params = ParseParams(row[4].as<std::string>());
+      c.series_id = row[5].as<std::string>();
+      c.point = PointFromRow(row, 7);
+      c.point.samples_seconds = ParseDoubleArray(row[6].as<std::string>());
+      cases.push_back(std::move(c));
+    }
+    return cases;
+  });
+}
+
+Status PgAnalysisTx::LockSeries(const std::vector<analysis::SeriesKey>& keys) {
+  return GuardPg<Status>("LockSeries", [&]() -> Status {
+    std::vector<std::string> texts;
+    for (const analysis::SeriesKey& k : keys) texts.push_back(k.series_id + '\x1f' + k.device_uuid);
+    // One global order (the hash), one lock per statement: two analyses never wait on each other
+    // in a cycle.
+    pqxx::result hashes = tx_.exec_params(
+        "SELECT DISTINCT hashtextextended(k, 9) AS h FROM unnest($1::text[]) k ORDER BY h",
+        TextArrayLiteral(texts));
+    for (const pqxx::row& row : hashes) {
+      tx_.exec_params("SELECT pg_advisory_xact_lock($1::bigint)", row[0].as<int64_t>());
+    }
+    return OkStatus();
+  });
+}
+
+StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeries(
+    const std::vector<std::string>& series_ids, const std::string& device_uuid, size_t newest,
+    double max_throttled_fraction) {
+  using Result = std::map<std::string, std::vector<SeriesPoint>>;
+  return GuardPg<StatusOr<Result>>("LoadSeries", [&]() -> StatusOr<Result> {
+    pqxx::result rows = tx_.exec_params(
+        std::string("SELECT t.series_id, t.id, t.device_uuid, t.status, t.verified,"
+                    " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, ") +
+            MicrosSql("t.started_at") +
+            " FROM (SELECT m.series_id, r.started_at, " + kPointColumns +
+            ", row_number() OVER (PARTITION BY m.series_id ORDER BY r.started_at DESC, r.id DESC)"
+            "   AS k"
+            " FROM measurement m JOIN run r ON r.id = m.run_id"
+            " WHERE m.series_id = ANY($1::text[]) AND ($2::text = '' OR r.device_uuid = $2::text)"
+            " AND" + kHistoryRun + " AND" + GoodPoint(3) +
+            ") t WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
+        TextArrayLiteral(series_ids), device_uuid, max_throttled_fraction,
+        static_cast<int64_t>(newest));
+    Result out;
+    for (const pqxx::row& row : rows) {
+      SeriesPoint p;
+      p.point = PointFromRow(row, 1);
+      p.started_at_micros = row[8].as<int64_t>();
+      out[row[0].as<std::string>()].push_back(std::move(p));
+    }
+    return out;
+  });
+}
+
+StatusOr<std::vector<detect::RunPoint>> PgAnalysisTx::LoadPoints(
+    const std::string& series_id, const std::vector<int64_t>& run_ids, bool with_samples) {
+  using Result = std::vector<detect::RunPoint>;
+  return GuardPg<StatusOr<Result>>("LoadPoints", [&]() -> StatusOr<Result> {
+    pqxx::result rows = tx_.exec_params(
+        std::string("SELECT ") + kPointColumns +
+            ", CASE WHEN $3::boolean THEN m.samples_seconds::text ELSE '{}' END"
+            " FROM measurement m JOIN run r ON r.id = m.run_id"
+            " WHERE m.series_id = $1 AND m.run_id = ANY($2::bigint[])"
+            " ORDER BY r.started_at, r.id",
+        series_id, BigintArrayLiteral(run_ids), with_samples);
+    Result out;
+    for (const pqxx::row& row : rows) {
+      detect::RunPoint p = PointFromRow(row, 0);
+      p.samples_seconds = ParseDoubleArray(row[7].as<std::string>());
+      out.push_back(std::move(p));
+    }
+    return out;
+  });
+}
+
+StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::LatestPerDevice(
+    const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
+    double max_throttled_fraction) {
+  using Result = std::map<std::string, std::vector<detect::RunPoint>>;
+  return GuardPg<StatusOr<Result>>("LatestPerDevice", [&]() -> StatusOr<Result> {
+    pqxx::result rows = tx_.exec_params(
+        std::string("SELECT DISTINCT ON (m.series_id, r.device_uuid) m.series_id, ") +
+            kPointColumns +
+            " FROM measurement m JOIN run r ON r.id = m.run_id"
+            " WHERE m.series_id = ANY($1::text[]) AND r.device_uuid <> ''"
+            " AND r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
+            " AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
+            " AND" + kHistoryRun + " AND" + GoodPoint(4) +
+            " ORDER BY m.series_id, r.device_uuid, r.finished_at DESC, r.id DESC",
+        TextArrayLiteral(series_ids), from_micros, to_micros, max_throttled_fraction);
+    Result out;
+    for (const pqxx::row& row : rows) out[row[0].as<std::string>()].push_back(PointFromRow(row, 1));
+    return out;
+  });
+}
+
+StatusOr<v1::JobSpec> PgAnalysisTx::JobSpecOfRun() {
+  return GuardPg<StatusOr<v1::JobSpec>>("JobSpecOfRun", [&]() -> StatusOr<v1::JobSpec> {
+    pqxx::result r = tx_.exec_params("SELECT spec::text FROM job WHERE id = $1", run_.job_id);
+    if (r.empty()) return NotFoundError("run " + std::to_string(run_.run_id) + " has no job");
+    v1::JobSpec spec;
+    RETURN_IF_ERROR(MessageFromJson(r[0][0].as<std::string>(), &spec));
+    return spec;
+  });
+}
+
+StatusOr<std::vector<analysis::Suspect>> PgAnalysisTx::SuspectsOfConfirmationJob(int64_t job_id) {
+  using Result = std::vector<analysis::Suspect>;
+  return GuardPg<StatusOr<Result>>("SuspectsOfConfirmationJob", [&]() -> StatusOr<Result> {
+    pqxx::result rows = tx_.exec_params(
+        "SELECT id, kind, case_canonical, series_id, baseline_run_ids::text FROM regression"
+        " WHERE confirmation_job_id = $1 AND state = 'SUSPECTED' ORDER BY id FOR UPDATE",
+        job_id);
+    Result out;
+    for (const pqxx::row& row : rows) {
+      analysis::Suspect s;
+      s.regression_id = row[0].as<int64_t>();
+      s.kind = row[1].as<std::string>();
+      s.case_canonical = row[2].as<std::string>();
+      s.series_id = row[3].as<std::string>();
+      s.baseline_run_ids = ParseBigintArray(row[4].as<std::string>());
+      out.push_back(std::move(s));
+    }
+    return out;
+  });
+}
+
+}  // namespace warpwatch::server::detail

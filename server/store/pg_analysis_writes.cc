@@ -1,0 +1,138 @@
+// File: server/store/pg_analysis_writes.cc
+// What the analysis of a claimed run writes: regression rows and their first events, the
+// confirmation job, change points, and the resolution of suspects.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <pqxx/pqxx>
+
+#include "server/store/detail/conversions.h"
+#include "server/store/detail/pg_analysis_tx.h"
+#include "server/store/detail/pg_job_notifier.h"
+#include "server/store/store.h"
+
+namespace warpwatch::server::detail {
+namespace {
+
+// An optional double as a text parameter: '' for none, read back with nullif($n, '')::float8.
+std::string OptionalDouble(const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return "";
+  char buffer[40];
+  std::snprintf(buffer, sizeof(buffer), "%.17g", *v);
+  return buffer;
+}
+
+template <typename Map>
+std::map<std::string, std::string> ToStdMap(const Map& m) {
+  return std::map<std::string, std::string>(m.begin(), m.end());
+}
+
+}  // namespace
+
+StatusOr<std::vector<int64_t>> PgAnalysisTx::InsertFindings(
+    const std::vector<analysis::Finding>& findings) {
+  using Result = std::vector<int64_t>;
+  return GuardPg<StatusOr<Result>>("InsertFindings", [&]() -> StatusOr<Result> {
+    Result ids;
+    ids.reserve(findings.size());
+    for (const analysis::Finding& f : findings) {
+      pqxx::result r = tx_.exec_params(
+          "INSERT INTO regression (run_id, series_id, case_canonical, family, variant, gpu_model,"
+          " device_uuid, measurement_id, kind, state, baseline_run_ids, baseline_median_seconds,"
+          " new_median_seconds, change, p_value, z, cycles_change, baseline_sm_clock_mhz,"
+          " new_sm_clock_mhz, blame, clock_explained, method)"
+          " VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8::bigint, 0), $9, $10, $11::bigint[],"
+          " $12, $13, $14, nullif($15::text, '')::float8, nullif($16::text, '')::float8,"
+          " nullif($17::text, '')::float8, $18, $19, $20, $20 = 'ENVIRONMENT', $21)"
+          " ON CONFLICT (run_id, case_canonical, kind) DO NOTHING RETURNING id",
+          run_.run_id, f.series_id, f.case_canonical, f.family, f.variant, f.gpu_model,
+          f.device_uuid, f.measurement_id, f.kind, f.state, BigintArrayLiteral(f.baseline_run_ids),
+          f.baseline_median_seconds, f.new_median_seconds, f.change, OptionalDouble(f.p_value),
+          OptionalDouble(f.z), OptionalDouble(f.cycles_change), f.baseline_sm_clock_mhz,
+          f.new_sm_clock_mhz, f.blame, f.method);
+      if (r.empty()) {
+        ids.push_back(0);
+        continue;
+      }
+      const int64_t id = r[0][0].as<int64_t>();
+      tx_.exec_params(
+          "INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
+          " VALUES ($1, '', $2, $3, $4)",
+          id, f.state, std::string(analysis::kDetectorActor), f.note);
+      ids.push_back(id);
+    }
+    return ids;
+  });
+}
+
+StatusOr<int64_t> PgAnalysisTx::EnqueueConfirmationJob(const v1::JobSpec& spec,
+                                                       int64_t points_total,
+                                                       const std::vector<int64_t>& regression_ids) {
+  v1::JobSpec stored = spec;
+  if (stored.max_attempts() <= 0) stored.set_max_attempts(kDefaultMaxAttempts);
+  ASSIGN_OR_RETURN(std::string spec_json, MessageToJson(stored));
+  const std::string labels = StringMapToJson(ToStdMap(stored.labels()));
+  return GuardPg<StatusOr<int64_t>>("EnqueueConfirmationJob", [&]() -> StatusOr<int64_t> {
+    pqxx::result existing = tx_.exec_params(
+        "SELECT id FROM job WHERE confirms_run_id = $1 ORDER BY id LIMIT 1", run_.run_id);
+    int64_t job_id = 0;
+    if (!existing.empty()) {
+      job_id = existing[0][0].as<int64_t>();
+    } else {
+      job_id = tx_.exec_params(
+                      "INSERT INTO job (spec, state, priority, max_attempts, points_total,"
+                      " submitted_by, labels, selector_gpu_model, selector_gpu_uuid,"
+                      " selector_worker_labels, confirms_run_id)"
+                      " VALUES ($1::jsonb, 'QUEUED', $2, $3, $4, $5, $6::jsonb, '', $7, '{}', $8)"
+                      " RETURNING id",
+                      spec_json, stored.priority(), stored.max_attempts(), points_total,
+                      std::string(analysis::kDetectorActor), labels, stored.selector().gpu_uuid(),
+                      run_.run_id)
+                   .at(0)
+                   .at(0)
+                   .as<int64_t>();
+      tx_.exec_params("SELECT pg_notify($1, $2)", std::string(kJobQueuedChannel),
+                      std::to_string(job_id));
+    }
+    tx_.exec_params(
+        "UPDATE regression SET confirmation_job_id = $1, updated_at = now()"
+        " WHERE id = ANY($2::bigint[])",
+        job_id, BigintArrayLiteral(regression_ids));
+    return job_id;
+  });
+}
+
+Status PgAnalysisTx::ReplaceChangePoints(const analysis::SeriesKey& key,
+                                         const std::vector<analysis::StoredChangePoint>& points) {
+  return GuardPg<Status>("ReplaceChangePoints", [&]() -> Status {
+    tx_.exec_params("DELETE FROM change_point WHERE series_id = $1 AND device_uuid = $2",
+                    key.series_id, key.device_uuid);
+    for (const analysis::StoredChangePoint& p : points) {
+      tx_.exec_params(
+          "INSERT INTO change_point (series_id, device_uuid, run_id, at, median_before,"
+          " median_after, relative_change, p_value, q_hat)"
+          " VALUES ($1, $2, $3, 'epoch'::timestamptz + $4::bigint * interval '1 microsecond',"
+          " $5, $6, $7, $8, $9)",
+          key.series_id, key.device_uuid, p.run_id, p.at_micros, p.median_before, p.median_after,
+          p.relative_change, p.p_value, p.q_hat);
+    }
+    return OkStatus();
+  });
+}
+
+Status PgAnalysisTx::ResolveSuspect(int64_t regression_id, const std::string& to_state,
+                                    const std::string& note) {
+  return GuardPg<Status>("ResolveSuspect", [&]() -> Status {
+    tx_.exec_params(
+        "WITH resolved AS ("
+        "  UPDATE regression SET state = $2, confirmation_run_id = $3, updated_at = now()"
+        "  WHERE id = $1 AND state = 'SUSPECTED' RETURNING id)"
+        " INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
+        " SELECT id, 'SUSPECTED', $2, $4, $5 FROM resolved",
+        regression_id, to_state, run_.run_id, std::string(analysis::kDetectorActor), note);
+    return OkStatus();
+  });
+}
+
+}  // namespace warpwatch::server::detail
