@@ -1,0 +1,330 @@
+// The analysis of finished runs end to end on a real PostgreSQL: regression rows with their
+// evidence, the confirmation job and what its run decides, what never forms a baseline, and the
+// decisions documented in docs/regressions.md ("Detection on every finished run").
+#include <gtest/gtest.h>
+
+#include "server/analysis/confirmation_plan.h"
+#include "server/store/detail/conversions.h"
+#include "tests/server/analysis/analysis_test_util.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+constexpr double kNoise = 0.002;  // run-to-run noise of the medians (0.2 %)
+
+Point Copy(double median = 1e-4) {
+  Point p;
+  p.median = median;
+  return p;
+}
+Point Reduce(double median = 3e-5) {
+  Point p;
+  p.family = "reduce";
+  p.variant = "cub";
+  p.params = {{"n", 16777216}};
+  p.median = median;
+  return p;
+}
+Point Strided(int64_t stride, double median = 2e-4) {
+  Point p;
+  p.variant = "strided";
+  p.params = {{"block_size", 256}, {"n", 16777216}, {"stride", stride}};
+  p.median = median;
+  return p;
+}
+
+class RunAnalyzerTest : public AnalysisTest {
+ protected:
+  // Ten runs of Copy, Reduce and Strided(2) around their medians, analysed.
+  std::vector<int64_t> AddBaseline(const RunOptions& options = {}) {
+    std::normal_distribution<double> normal(0, kNoise);
+    std::vector<int64_t> ids;
+    for (int i = 0; i < 10; ++i) {
+      ids.push_back(AddRun({Copy(1e-4 * (1 + normal(rng_))), Reduce(3e-5 * (1 + normal(rng_))),
+                            Strided(2, 2e-4 * (1 + normal(rng_)))},
+                           options));
+    }
+    EXPECT_EQ(AnalyzeAll(), 10);
+    return ids;
+  }
+  int Count(const std::string& where) {
+    return Sql("SELECT count(*) FROM regression WHERE " + where).at(0).at(0).as<int>();
+  }
+};
+
+TEST_F(RunAnalyzerTest, ASlowerRunGetsASuspectedRegressionWithItsEvidence) {
+  const std::vector<int64_t> baseline = AddBaseline();
+  const int64_t run = AddRun({Copy(1.05e-4), Reduce(), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r = Sql(
+      "SELECT kind, state, case_canonical, series_id, family, variant, gpu_model, device_uuid,"
+      " baseline_run_ids::text, baseline_median_seconds, new_median_seconds, change, z, p_value,"
+      " blame, method, cycles_change, baseline_sm_clock_mhz, new_sm_clock_mhz, measurement_id"
+      " FROM regression WHERE run_id = $1",
+      run);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "REGRESSION");
+  EXPECT_EQ(r[0][1].as<std::string>(), "SUSPECTED");
+  EXPECT_EQ(r[0][2].as<std::string>(), Canonical(Copy()));
+  EXPECT_EQ(r[0][3].as<std::string>(), SeriesOf(Copy()));
+  EXPECT_EQ(r[0][4].as<std::string>(), "memory.coalescing");
+  EXPECT_EQ(r[0][5].as<std::string>(), "copy");
+  EXPECT_EQ(r[0][6].as<std::string>(), kModel);
+  EXPECT_EQ(r[0][7].as<std::string>(), kDeviceA);
+  EXPECT_EQ(r[0][8].as<std::string>(), detail::BigintArrayLiteral(baseline));
+  EXPECT_NEAR(r[0][9].as<double>(), 1e-4, 1e-4 * 3 * kNoise);
+  EXPECT_DOUBLE_EQ(r[0][10].as<double>(), 1.05e-4);
+  EXPECT_NEAR(r[0][11].as<double>(), 0.05, 0.01);
+  EXPECT_GE(r[0][12].as<double>(), 4.5);
+  ASSERT_FALSE(r[0][13].is_null());  // the U-test ran on the stored samples
+  EXPECT_LT(r[0][13].as<double>(), 1e-6);
+  EXPECT_EQ(r[0][14].as<std::string>(), "CODE");
+  EXPECT_NE(r[0][15].as<std::string>().find("robust_z"), std::string::npos);
+  EXPECT_NE(r[0][15].as<std::string>().find("4.50"), std::string::npos);
+  EXPECT_NEAR(r[0][16].as<double>(), 0.05, 0.01);  // cycles moved with the time
+  EXPECT_DOUBLE_EQ(r[0][17].as<double>(), 1980);
+  EXPECT_DOUBLE_EQ(r[0][18].as<double>(), 1980);
+  EXPECT_FALSE(r[0][19].is_null());
+  pqxx::result events = Sql(
+      "SELECT from_state, to_state, actor FROM regression_event e JOIN regression g"
+      " ON g.id = e.regression_id WHERE g.run_id = $1",
+      run);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0][0].as<std::string>(), "");
+  EXPECT_EQ(events[0][1].as<std::string>(), "SUSPECTED");
+  EXPECT_EQ(events[0][2].as<std::string>(), "detector");
+}
+
+TEST_F(RunAnalyzerTest, AFasterRunGetsAnImprovement) {
+  AddBaseline();
+  const int64_t run = AddRun({Copy(), Reduce(2.7e-5), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r = Sql("SELECT kind, case_canonical, change FROM regression WHERE run_id = $1", run);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "IMPROVEMENT");
+  EXPECT_EQ(r[0][1].as<std::string>(), Canonical(Reduce()));
+  EXPECT_NEAR(r[0][2].as<double>(), -0.10, 0.01);
+}
+
+TEST_F(RunAnalyzerTest, AnUnchangedRunRaisesNothing) {
+  AddBaseline();
+  AddRun({Copy(1.001e-4), Reduce(2.998e-5), Strided(2, 2.002e-4)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  EXPECT_EQ(Count("true"), 0);
+  EXPECT_EQ(Sql("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL").at(0).at(0).as<int>(),
+            0);
+}
+
+TEST_F(RunAnalyzerTest, TooFewBaselineRunsJudgeNothing) {
+  for (int i = 0; i < 4; ++i) AddRun({Copy()});
+  AddRun({Copy(2e-4)});  // twice as slow, but only 4 runs before it
+  ASSERT_EQ(AnalyzeAll(), 5);
+  EXPECT_EQ(Count("true"), 0);
+}
+
+TEST_F(RunAnalyzerTest, SuspectsGetOneConfirmationJobOnTheSameDeviceForJustTheirCases) {
+  AddBaseline();
+  const int64_t run = AddRun({Copy(1.06e-4), Reduce(3.3e-5), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result jobs = Sql(
+      "SELECT id, spec::text, state, selector_gpu_uuid, selector_gpu_model, submitted_by,"
+      " priority FROM job WHERE confirms_run_id = $1",
+      run);
+  ASSERT_EQ(jobs.size(), 1u);
+  const int64_t job_id = jobs[0][0].as<int64_t>();
+  EXPECT_EQ(jobs[0][2].as<std::string>(), "QUEUED");
+  EXPECT_EQ(jobs[0][3].as<std::string>(), kDeviceA);
+  EXPECT_EQ(jobs[0][4].as<std::string>(), "");
+  EXPECT_EQ(jobs[0][5].as<std::string>(), "detector");
+  EXPECT_EQ(jobs[0][6].as<int>(), 5);  // the original job's priority
+  v1::JobSpec spec;
+  ASSERT_OK(detail::MessageFromJson(jobs[0][1].as<std::string>(), &spec));
+  EXPECT_EQ(spec.selector().gpu_uuid(), kDeviceA);
+  EXPECT_EQ(spec.selector().gpu_model(), "");
+  ASSERT_EQ(spec.families_size(), 2);
+  EXPECT_EQ(spec.families(0), "memory.coalescing");
+  EXPECT_EQ(spec.families(1), "reduce");
+  ASSERT_EQ(spec.variants_size(), 2);
+  EXPECT_EQ(spec.variants(0), "copy");
+  EXPECT_EQ(spec.variants(1), "cub");  // strided (unchanged) is not re-measured
+  EXPECT_EQ(spec.measurement().max_samples(), 1000);
+  EXPECT_EQ(spec.labels().at("nightly"), "1");
+  EXPECT_EQ(spec.labels().at(analysis::kConfirmsRunLabel), std::to_string(run));
+  EXPECT_EQ(Count("confirmation_job_id = " + std::to_string(job_id)), 2);
+
+  // Only a worker of that GPU gets it.
+  v1::RegisterRequest other;
+  other.set_hostname("other");
+  *other.add_devices() = MakeDevice(kDeviceB, kModel);
+  ASSERT_OK_AND_ASSIGN(std::string other_worker,
+                       store_->RegisterWorker(other, kTestCaller, std::chrono::minutes(1)));
+  ASSERT_OK_AND_ASSIGN(std::optional<Lease> none,
+                       store_->ClaimJob(other_worker, kDeviceB, std::chrono::minutes(1)));
+  EXPECT_FALSE(none.has_value());
+  v1::RegisterRequest same;
+  same.set_hostname("same");
+  *same.add_devices() = MakeDevice(kDeviceA, kModel);
+  ASSERT_OK_AND_ASSIGN(std::string worker,
+                       store_->RegisterWorker(same, kTestCaller, std::chrono::minutes(1)));
+  ASSERT_OK_AND_ASSIGN(std::optional<Lease> lease,
+                       store_->ClaimJob(worker, kDeviceA, std::chrono::minutes(1)));
+  ASSERT_TRUE(lease.has_value());
+  EXPECT_EQ(lease->job.id(), job_id);
+}
+
+TEST_F(RunAnalyzerTest, AConfirmationThatAgreesOpensTheRegression) {
+  AddBaseline();
+  const int64_t run = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  const int64_t job = Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
+  const int64_t confirmation = AddRun({Copy(1.059e-4)}, OfJob(job));
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r = Sql("SELECT state, confirmation_run_id FROM regression WHERE run_id = $1", run);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "OPEN");
+  EXPECT_EQ(r[0][1].as<int64_t>(), confirmation);
+  pqxx::result e = Sql(
+      "SELECT from_state, to_state, actor, note FROM regression_event WHERE to_state = 'OPEN'");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0][0].as<std::string>(), "SUSPECTED");
+  EXPECT_EQ(e[0][2].as<std::string>(), "detector");
+  EXPECT_NE(e[0][3].as<std::string>().find("confirmed"), std::string::npos);
+  // The confirmation run is not judged itself: no regression of its own, no further job.
+  EXPECT_EQ(Count("run_id = " + std::to_string(confirmation)), 0);
+  EXPECT_EQ(Sql("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL").at(0).at(0).as<int>(),
+            1);
+}
+
+TEST_F(RunAnalyzerTest, AConfirmationThatDisagreesRecordsNoise) {
+  AddBaseline();
+  const int64_t run = AddRun({Copy(1.06e-4), Reduce(3.3e-5), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  const int64_t job = Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
+  // Copy is back at its level; Reduce stays slower.
+  AddRun({Copy(1.0005e-4), Reduce(3.31e-5)}, OfJob(job));
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r =
+      Sql("SELECT case_canonical, state FROM regression WHERE run_id = $1 ORDER BY id", run);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0][0].as<std::string>(), Canonical(Copy()));
+  EXPECT_EQ(r[0][1].as<std::string>(), "NOISE");
+  EXPECT_EQ(r[1][0].as<std::string>(), Canonical(Reduce()));
+  EXPECT_EQ(r[1][1].as<std::string>(), "OPEN");
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression_event WHERE to_state = 'NOISE' AND actor ="
+                " 'detector'")
+                .at(0)
+                .at(0)
+                .as<int>(),
+            1);
+}
+
+TEST_F(RunAnalyzerTest, ConfirmationRunsNeverServeAsBaseline) {
+  AddBaseline();
+  const int64_t run = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  const int64_t job = Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
+  const int64_t confirmation = AddRun({Copy(1.06e-4)}, OfJob(job));
+  ASSERT_EQ(AnalyzeAll(), 1);
+  const int64_t next = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r = Sql(
+      "SELECT $2 = ANY(baseline_run_ids), $3 = ANY(baseline_run_ids), baseline_run_ids::text"
+      " FROM regression WHERE run_id = $1",
+      next, confirmation, run);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_FALSE(r[0][0].as<bool>()) << r[0][2].as<std::string>();
+  EXPECT_TRUE(r[0][1].as<bool>()) << r[0][2].as<std::string>();  // the suspect run is one
+}
+
+TEST_F(RunAnalyzerTest, ThrottledOrUnverifiedPointsNeverFormOrTriggerABaseline) {
+  std::vector<int64_t> good = AddNoisyRuns(Copy(), 10, kNoise);
+  // Newer runs, 5 % slower, but throttled or unverified: not baseline material.
+  for (int i = 0; i < 5; ++i) {
+    Point throttled = Copy(1.05e-4);
+    throttled.throttled = 0.30;
+    AddRun({throttled});
+    Point unverified = Copy(1.05e-4);
+    unverified.verified = false;
+    AddRun({unverified});
+  }
+  ASSERT_EQ(AnalyzeAll(), 20);
+  EXPECT_EQ(Count("true"), 0);  // and they trigger nothing either
+  const int64_t run = AddRun({Copy(1.05e-4)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r = Sql("SELECT baseline_run_ids::text, kind FROM regression WHERE run_id = $1", run);
+  ASSERT_EQ(r.size(), 1u);  // judged against the good runs only, the slowdown is found
+  EXPECT_EQ(r[0][0].as<std::string>(), detail::BigintArrayLiteral(good));
+  EXPECT_EQ(r[0][1].as<std::string>(), "REGRESSION");
+  // A failed point neither.
+  Point failed = Copy(2e-4);
+  failed.ok = false;
+  AddRun({failed});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  EXPECT_EQ(Count("true"), 1);
+}
+
+TEST_F(RunAnalyzerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpuAndNotOpened) {
+  AddNoisyRuns(Copy(), 10, kNoise);
+  ASSERT_EQ(AnalyzeAll(), 10);
+  Point slow_gpu = Copy(1e-4 * 1980 / 1700);  // same cycles at 1700 MHz
+  slow_gpu.clock_mhz = 1700;
+  const int64_t run = AddRun({slow_gpu});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r = Sql(
+      "SELECT kind, state, blame, clock_explained, new_sm_clock_mhz, baseline_sm_clock_mhz,"
+      " abs(cycles_change) < 0.01 FROM regression WHERE run_id = $1",
+      run);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "REGRESSION");
+  EXPECT_EQ(r[0][1].as<std::string>(), "DISMISSED");
+  EXPECT_EQ(r[0][2].as<std::string>(), "ENVIRONMENT");
+  EXPECT_TRUE(r[0][3].as<bool>());
+  EXPECT_DOUBLE_EQ(r[0][4].as<double>(), 1700);
+  EXPECT_DOUBLE_EQ(r[0][5].as<double>(), 1980);
+  EXPECT_TRUE(r[0][6].as<bool>());
+  EXPECT_EQ(Sql("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL").at(0).at(0).as<int>(),
+            0);
+}
+
+TEST_F(RunAnalyzerTest, AnUploadedRunOpensWithoutConfirmation) {
+  AddNoisyRuns(Copy(), 10, kNoise, Uploaded());
+  const int64_t run = AddRun({Copy(1.06e-4)}, Uploaded());
+  ASSERT_EQ(AnalyzeAll(), 11);
+  pqxx::result r = Sql("SELECT state, confirmation_job_id IS NULL FROM regression WHERE run_id = $1",
+                       run);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "OPEN");
+  EXPECT_TRUE(r[0][1].as<bool>());
+  EXPECT_EQ(Sql("SELECT count(*) FROM job").at(0).at(0).as<int>(), 0);
+}
+
+TEST_F(RunAnalyzerTest, AConfirmationJobThatFailsOpensItsSuspectsUnconfirmed) {
+  AddBaseline();
+  const int64_t run = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  ASSERT_OK_AND_ASSIGN(int none, analysis_store_->OpenSuspectsOfAbandonedConfirmations());
+  EXPECT_EQ(none, 0);
+  Sql("UPDATE job SET state = 'CANCELLED', finished_at = now() WHERE confirms_run_id = $1", run);
+  ASSERT_OK_AND_ASSIGN(int opened, analysis_store_->OpenSuspectsOfAbandonedConfirmations());
+  EXPECT_EQ(opened, 1);
+  EXPECT_EQ(Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
+            "OPEN");
+  pqxx::result e = Sql("SELECT note FROM regression_event WHERE to_state = 'OPEN'");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0][0].as<std::string>().find("CANCELLED"), std::string::npos);
+}
+
+TEST_F(RunAnalyzerTest, AnalysingARunAgainWritesNothingTwice) {
+  AddBaseline();
+  const int64_t run = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  Sql("UPDATE run SET analysis_state = 'PENDING' WHERE id = $1", run);
+  ASSERT_EQ(AnalyzeAll(), 1);
+  EXPECT_EQ(Count("run_id = " + std::to_string(run)), 1);
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression_event").at(0).at(0).as<int>(), 1);
+  EXPECT_EQ(Sql("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL").at(0).at(0).as<int>(),
+            1);
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing
