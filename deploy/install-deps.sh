@@ -9,6 +9,7 @@ packages=(
   libpqxx-dev prometheus-cpp-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libspdlog-dev libssl-dev
   postgresql openssl procps util-linux
+  librsvg2-bin libpng-dev fonts-dejavu-core  # warpwatch-report's SVG charts, rendered in a test
   prometheus  # promtool, for tests/deploy (its service is not needed: warpwatch's tests run none)
 )
 

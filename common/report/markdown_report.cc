@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 #include <set>
-#include <utility>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "common/catalog/catalog.h"
@@ -40,20 +40,28 @@ bool SameSharedParams(const Params& a, const Params& b) {
 
 const char* LimiterName(v1::OccupancyLimiter limiter) {
   switch (limiter) {
-    case v1::OCCUPANCY_LIMITER_WARPS: return "warps";
-    case v1::OCCUPANCY_LIMITER_REGISTERS: return "registers";
-    case v1::OCCUPANCY_LIMITER_SHARED_MEMORY: return "shared memory";
-    case v1::OCCUPANCY_LIMITER_BLOCKS: return "blocks";
-    default: return "-";
+    case v1::OCCUPANCY_LIMITER_WARPS:
+      return "warps";
+    case v1::OCCUPANCY_LIMITER_REGISTERS:
+      return "registers";
+    case v1::OCCUPANCY_LIMITER_SHARED_MEMORY:
+      return "shared memory";
+    case v1::OCCUPANCY_LIMITER_BLOCKS:
+      return "blocks";
+    default:
+      return "-";
   }
 }
 
 std::string Escape(std::string s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -110,8 +118,10 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
     }
   }
   std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
-    auto oa = variant_order.count(a->case_().variant()) ? variant_order[a->case_().variant()] : 1 << 20;
-    auto ob = variant_order.count(b->case_().variant()) ? variant_order[b->case_().variant()] : 1 << 20;
+    auto oa =
+        variant_order.count(a->case_().variant()) ? variant_order[a->case_().variant()] : 1 << 20;
+    auto ob =
+        variant_order.count(b->case_().variant()) ? variant_order[b->case_().variant()] : 1 << 20;
     return oa < ob;
   });
   std::set<std::string> counter_names;
@@ -127,6 +137,11 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
   if (!verdict.empty()) out << verdict << "\n\n";
   auto note = options.notes.find(family);
   if (note != options.notes.end()) out << note->second << "\n\n";
+  auto charts = options.charts.find(family);
+  if (charts != options.charts.end()) {
+    for (const auto& [alt, link] : charts->second)
+      out << "![" << Escape(alt) << "](" << link << ")\n\n";
+  }
   if (!recommended.empty()) {
     out << "Recommended variant: `" << recommended
         << "`; \"time vs rec.\" is each point's median time divided by the recommended variant's "
@@ -146,14 +161,15 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
     const v1::Occupancy& o = m.occupancy();
     bool ok = m.status() == v1::POINT_STATUS_OK;
     int rec = ok ? FindRecommended(rows, m, recommended) : -1;
-    std::string vs = rec < 0 ? "-" : FormatFixed(m.stats().median() / rows[rec]->stats().median(), 2) + "x";
+    std::string vs =
+        rec < 0 ? "-" : FormatFixed(m.stats().median() / rows[rec]->stats().median(), 2) + "x";
     std::string kernel = m.kernel_name().empty() ? "-" : "`" + Escape(m.kernel_name()) + "`";
     if (m.kernels_size() > 1) kernel += " +" + std::to_string(m.kernels_size() - 1);
-    std::string cupti = m.kernel_median_seconds() > 0 ? FormatSeconds(m.kernel_median_seconds()) : "-";
+    std::string cupti =
+        m.kernel_median_seconds() > 0 ? FormatSeconds(m.kernel_median_seconds()) : "-";
     if (m.times_disagree()) cupti += " (disagrees)";
-    out << "| " << m.case_().variant() << " | " << ParamsText(m.case_().params()) << " | "
-        << kernel << " | " << (ok ? FormatSeconds(m.stats().median()) : "-") << " | " << cupti
-        << " | "
+    out << "| " << m.case_().variant() << " | " << ParamsText(m.case_().params()) << " | " << kernel
+        << " | " << (ok ? FormatSeconds(m.stats().median()) : "-") << " | " << cupti << " | "
         << (ok ? FormatFixed(m.gbps(), 1, true) : "-") << " | "
         << (ok ? FormatPercent(m.pct_of_peak_bandwidth()) : "-") << " |";
     if (any_flops) out << " " << (ok ? FormatFixed(m.gflops(), 1, true) : "-") << " |";
@@ -162,20 +178,21 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
     occupancy += o.has_achieved() ? FormatPercent(o.achieved()) : "-";
     out << " " << vs << " | " << occupancy << " | " << LimiterName(o.limiter()) << " | "
         << (o.block_size() > 0 ? std::to_string(o.registers_per_thread()) : "-") << " | "
-        << (o.block_size() > 0 ? std::to_string(o.static_shared_bytes() + o.dynamic_shared_bytes()) : "-")
+        << (o.block_size() > 0 ? std::to_string(o.static_shared_bytes() + o.dynamic_shared_bytes())
+                               : "-")
         << " | " << (o.block_size() > 0 ? std::to_string(o.local_bytes_per_thread()) : "-") << " | "
         << m.samples_seconds_size() << " | " << (m.stop_reason().empty() ? "-" : m.stop_reason())
-        << " | " << (ok ? FormatPercent(m.throttled_fraction()) : "-")
-        << " |";
+        << " | " << (ok ? FormatPercent(m.throttled_fraction()) : "-") << " |";
     for (const auto& c : counter_names) {
       auto it = m.counters().find(c);
       // Counts (sums of sectors, requests, conflicts) read best without decimals.
-      std::string value = it == m.counters().end()        ? "-"
+      std::string value = it == m.counters().end()               ? "-"
                           : std::floor(it->second) == it->second ? FormatFixed(it->second, 0)
-                                                               : FormatFixed(it->second, 2);
+                                                                 : FormatFixed(it->second, 2);
       out << " " << value << " |";
     }
-    std::string status = ok ? "ok" : (m.status() == v1::POINT_STATUS_SKIPPED ? "skipped: " : "FAILED: ");
+    std::string status =
+        ok ? "ok" : (m.status() == v1::POINT_STATUS_SKIPPED ? "skipped: " : "FAILED: ");
     if (!ok) status += Escape(m.error());
     out << " " << status << " |\n";
   }

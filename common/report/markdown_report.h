@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/report/bench_targets.h"
@@ -23,6 +24,9 @@ struct ReportOptions {
   // Family name -> Markdown printed under its lesson verdict (what the numbers mean on this GPU,
   // written by whoever read them; see ParseNotes).
   std::map<std::string, std::string> notes;
+  // Family name -> images embedded under its note, as (alt text, link) (the SVG charts
+  // warpwatch-report --charts-dir writes; see family_charts.h).
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> charts;
 };
 
 // Notes from a Markdown file whose "## <family>" headings open one family's note each; text

@@ -1,6 +1,8 @@
 // File: common/report/report_main.cc
 // warpwatch-report: RunResult JSON (from `warpwatch-worker run --out`) -> Markdown on stdout.
 //   warpwatch-report --in results.json [--title T] [--source TEXT] [--out report.md]
+//                    [--charts-dir DIR [--charts-link PREFIX]]   (SVG charts, embedded in the
+//                    report)
 #include <google/protobuf/util/json_util.h>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/report/family_charts.h"
 #include "common/report/markdown_report.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +26,13 @@ int main(int argc, char** argv) {
   std::string notes_path;
   app.add_option("--notes", notes_path,
                  "Markdown whose '## <family>' sections are printed under each family's verdict");
+  std::string charts_dir, charts_link;
+  app.add_option("--charts-dir", charts_dir,
+                 "write one SVG chart per family (and reduce's steps, occupancy against block "
+                 "size) into this directory and embed them in the report");
+  app.add_option("--charts-link", charts_link,
+                 "how the report links to --charts-dir (default: the directory as given); e.g. "
+                 "charts when the report is written next to it");
   CLI11_PARSE(app, argc, argv);
   if (!notes_path.empty()) {
     std::ifstream notes(notes_path);
@@ -61,6 +71,20 @@ int main(int argc, char** argv) {
       return 2;
     }
     options.targets.insert(options.targets.end(), ratios->begin(), ratios->end());
+  }
+  if (!charts_dir.empty()) {
+    const std::string link = charts_link.empty() ? charts_dir : charts_link;
+    for (const auto& named : warpwatch::report::FamilyCharts(run)) {
+      const std::string file = charts_dir + "/" + named.stem + ".svg";
+      std::ofstream svg(file);
+      svg << warpwatch::report::RenderBarChart(named.chart);
+      if (!svg) {
+        std::cerr << "warpwatch-report: cannot write " << file << "\n";
+        return 2;
+      }
+      options.charts[named.family].emplace_back(named.chart.title,
+                                                link + "/" + named.stem + ".svg");
+    }
   }
   std::string markdown = warpwatch::report::RenderMarkdown(run, options);
   if (out_path.empty()) {

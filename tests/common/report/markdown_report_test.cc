@@ -89,6 +89,24 @@ TEST(MarkdownReportTest, PrintsEachFamilysNoteFromTheNotesFile) {
   EXPECT_EQ(md.find("intro ignored"), std::string::npos) << md;
 }
 
+TEST(MarkdownReportTest, EmbedsEachFamilysChartsUnderItsOwnHeading) {
+  ReportOptions options;
+  options.charts["reduce"] = {{"reduce: steps", "charts/reduce_steps.svg"}};
+  options.charts["memory.coalescing"] = {{"coalescing", "charts/memory_coalescing_time.svg"}};
+  v1::RunResult run;
+  *run.add_measurements() = Point("memory.coalescing", "copy", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  std::string md = RenderMarkdown(run, options);
+  const size_t reduce = md.find("## reduce");
+  const size_t reduce_chart = md.find("![reduce: steps](charts/reduce_steps.svg)");
+  const size_t coalescing_chart = md.find("![coalescing](charts/memory_coalescing_time.svg)");
+  ASSERT_NE(reduce, std::string::npos) << md;
+  ASSERT_NE(reduce_chart, std::string::npos) << md;
+  ASSERT_NE(coalescing_chart, std::string::npos) << md;
+  EXPECT_GT(reduce_chart, reduce);
+  EXPECT_LT(coalescing_chart, reduce);
+}
+
 TEST(MarkdownReportTest, ShowsTheKernelsRealNameAndItsCuptiTime) {
   v1::RunResult run;
   v1::Measurement m = Point("reduce", "unrolling8", 1024, 40e-6);
