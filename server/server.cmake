@@ -58,6 +58,7 @@ target_link_libraries(warpwatch_server_edge PUBLIC
   spdlog::spdlog
   Threads::Threads)
 warpwatch_strict(warpwatch_server_edge)
+include(${CMAKE_CURRENT_LIST_DIR}/service/result.cmake)
 
 add_executable(warpwatch-server main.cc)
 target_link_libraries(warpwatch-server PRIVATE warpwatch_server_edge)

@@ -21,6 +21,7 @@ constexpr std::pair<std::string_view, Access> kMethods[] = {
     {"/warpwatch.v1.ResultService/CompareRuns", Access::kRead},
     {"/warpwatch.v1.ResultService/ListRegressions", Access::kRead},
     {"/warpwatch.v1.ResultService/UpdateRegression", Access::kSubmit},
+    {"/warpwatch.v1.ResultService/UploadRun", Access::kSubmit},
     {"/warpwatch.v1.WorkerService/Register", Access::kWork},
     {"/warpwatch.v1.WorkerService/Heartbeat", Access::kWork},
     {"/warpwatch.v1.WorkerService/AcquireJob", Access::kWork},

@@ -9,7 +9,8 @@
 namespace warpwatch::server::auth {
 
 // reader: JobService Get/List/Watch, ResultService queries and FleetService.ListWorkers.
-// submitter: reader + SubmitJob, CancelJob, ResultService.UpdateRegression (triage).
+// submitter: reader + SubmitJob, CancelJob, ResultService.UpdateRegression (triage) and
+//   ResultService.UploadRun.
 // worker: WorkerService only.
 // admin: everything.
 enum class Role { kReader, kSubmitter, kWorker, kAdmin };

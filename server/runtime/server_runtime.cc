@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/auth/token_file.h"
+#include "server/service/result_upload.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_store.h"
 #include "server/tls/server_credentials.h"
@@ -85,12 +86,15 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
                                                         &shutdown_signal_, worker_options);
   fleet_service_ =
       std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat);
-  result_service_ = std::make_unique<ResultServiceImpl>(authorizer_.get());
+  result_service_ = std::make_unique<ResultServiceImpl>(database_.get(), authorizer_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, credentials, &port_);
+  // UploadRun takes whole run files up to kMaxUploadRunBytes (gRPC's default is 4 MiB); a larger
+  // one is refused by the handler, naming the limit.
+  builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxUploadRunBytes + (1u << 20)));
   builder.RegisterService(job_service_.get());
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(result_service_.get());

@@ -1,48 +1,132 @@
 // File: server/service/result_service.cc
 #include "server/service/result_service.h"
 
-#include <string>
+#include <spdlog/spdlog.h>
+
+#include <string_view>
 
 #include "server/service/detail/authorized_call.h"
+#include "server/service/result_compare.h"
+#include "server/service/result_requests.h"
+#include "server/service/result_upload.h"
 
 namespace warpwatch::server {
+namespace {
 
-grpc::Status ResultServiceImpl::NotYet(grpc::ServerContext* context, const char* method) {
-  const std::string path = std::string("/warpwatch.v1.ResultService/") + method;
-  return detail::AuthorizedCall(*authorizer_, *context, path, [&](const auth::Principal&) {
-    return UnimplementedError(std::string("ResultService.") + method +
-                              " is not implemented yet (results and regressions land with "
-                              "issue 4 and later)");
-  });
+constexpr std::string_view kListRuns = "/warpwatch.v1.ResultService/ListRuns";
+constexpr std::string_view kQueryMeasurements = "/warpwatch.v1.ResultService/QueryMeasurements";
+constexpr std::string_view kGetSeries = "/warpwatch.v1.ResultService/GetSeries";
+constexpr std::string_view kCompareRuns = "/warpwatch.v1.ResultService/CompareRuns";
+constexpr std::string_view kListRegressions = "/warpwatch.v1.ResultService/ListRegressions";
+constexpr std::string_view kUpdateRegression = "/warpwatch.v1.ResultService/UpdateRegression";
+constexpr std::string_view kUploadRun = "/warpwatch.v1.ResultService/UploadRun";
+
+}  // namespace
+
+grpc::Status ResultServiceImpl::ListRuns(grpc::ServerContext* context,
+                                         const v1::ListRunsRequest* request,
+                                         v1::ListRunsResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kListRuns, [&](const auth::Principal&) -> Status {
+        ASSIGN_OR_RETURN(RunFilter filter, ToRunFilter(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(RunPage page, store->ListRuns(filter));
+        for (v1::Run& run : page.runs) *response->add_runs() = std::move(run);
+        response->set_next_page_token(page.next_page_token);
+        return OkStatus();
+      });
 }
 
-grpc::Status ResultServiceImpl::ListRuns(grpc::ServerContext* context, const v1::ListRunsRequest*,
-                                         v1::ListRunsResponse*) {
-  return NotYet(context, "ListRuns");
-}
 grpc::Status ResultServiceImpl::QueryMeasurements(grpc::ServerContext* context,
-                                                  const v1::QueryMeasurementsRequest*,
-                                                  v1::QueryMeasurementsResponse*) {
-  return NotYet(context, "QueryMeasurements");
+                                                  const v1::QueryMeasurementsRequest* request,
+                                                  v1::QueryMeasurementsResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kQueryMeasurements, [&](const auth::Principal&) -> Status {
+        ASSIGN_OR_RETURN(MeasurementQuery query, ToMeasurementQuery(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(MeasurementPage page, store->QueryMeasurements(query));
+        for (v1::Measurement& m : page.measurements) *response->add_measurements() = std::move(m);
+        response->set_next_page_token(page.next_page_token);
+        return OkStatus();
+      });
 }
-grpc::Status ResultServiceImpl::GetSeries(grpc::ServerContext* context, const v1::GetSeriesRequest*,
-                                          v1::Series*) {
-  return NotYet(context, "GetSeries");
+
+grpc::Status ResultServiceImpl::GetSeries(grpc::ServerContext* context,
+                                          const v1::GetSeriesRequest* request,
+                                          v1::Series* response) {
+  return detail::AuthorizedCall(*authorizer_, *context, kGetSeries,
+                                [&](const auth::Principal&) -> Status {
+                                  ASSIGN_OR_RETURN(SeriesQuery query, ToSeriesQuery(*request));
+                                  ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+                                  ASSIGN_OR_RETURN(*response, store->GetSeries(query));
+                                  return OkStatus();
+                                });
 }
+
 grpc::Status ResultServiceImpl::CompareRuns(grpc::ServerContext* context,
-                                            const v1::CompareRunsRequest*,
-                                            v1::CompareRunsResponse*) {
-  return NotYet(context, "CompareRuns");
+                                            const v1::CompareRunsRequest* request,
+                                            v1::CompareRunsResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kCompareRuns, [&](const auth::Principal&) -> Status {
+        RETURN_IF_ERROR(ValidateCompareRuns(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(v1::Run base, store->GetRun(request->base_run_id()));
+        ASSIGN_OR_RETURN(v1::Run new_run, store->GetRun(request->new_run_id()));
+        ASSIGN_OR_RETURN(std::vector<v1::Measurement> base_points,
+                         store->ListRunMeasurements(base.id()));
+        ASSIGN_OR_RETURN(std::vector<v1::Measurement> new_points,
+                         store->ListRunMeasurements(new_run.id()));
+        ASSIGN_OR_RETURN(*response, CompareStoredRuns(base, base_points, new_run, new_points));
+        return OkStatus();
+      });
 }
+
 grpc::Status ResultServiceImpl::ListRegressions(grpc::ServerContext* context,
-                                                const v1::ListRegressionsRequest*,
-                                                v1::ListRegressionsResponse*) {
-  return NotYet(context, "ListRegressions");
+                                                const v1::ListRegressionsRequest* request,
+                                                v1::ListRegressionsResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kListRegressions, [&](const auth::Principal&) -> Status {
+        ASSIGN_OR_RETURN(RegressionFilter filter, ToRegressionFilter(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(RegressionPage page, store->ListRegressions(filter));
+        for (v1::Regression& g : page.regressions) *response->add_regressions() = std::move(g);
+        response->set_next_page_token(page.next_page_token);
+        return OkStatus();
+      });
 }
+
 grpc::Status ResultServiceImpl::UpdateRegression(grpc::ServerContext* context,
-                                                 const v1::UpdateRegressionRequest*,
-                                                 v1::Regression*) {
-  return NotYet(context, "UpdateRegression");
+                                                 const v1::UpdateRegressionRequest* request,
+                                                 v1::Regression* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kUpdateRegression, [&](const auth::Principal& caller) -> Status {
+        RETURN_IF_ERROR(ValidateUpdateRegression(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(*response, store->UpdateRegression(request->id(), request->state(),
+                                                            request->note(), caller.name));
+        spdlog::info("msg=\"regression triaged\" id={} state={} by={}", response->id(),
+                     v1::RegressionState_Name(response->state()), caller.name);
+        return OkStatus();
+      });
+}
+
+grpc::Status ResultServiceImpl::UploadRun(grpc::ServerContext* context,
+                                          const v1::UploadRunRequest* request,
+                                          v1::UploadRunResponse* response) {
+  return detail::AuthorizedCall(
+      *authorizer_, *context, kUploadRun, [&](const auth::Principal& caller) -> Status {
+        ASSIGN_OR_RETURN(ParsedUpload upload, ParseUploadRun(*request));
+        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(UploadedRun stored,
+                         store->StoreUploadedRun(upload.result, upload.content_sha256));
+        *response->mutable_run() = std::move(stored.run);
+        response->set_created(stored.created);
+        response->set_measurements_stored(stored.measurements_stored);
+        spdlog::info("msg=\"run uploaded\" run_id={} created={} measurements={} by={} sha256={}",
+                     response->run().id(), stored.created, stored.measurements_stored, caller.name,
+                     upload.content_sha256);
+        return OkStatus();
+      });
 }
 
 }  // namespace warpwatch::server

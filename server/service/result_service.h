@@ -1,18 +1,22 @@
 // File: server/service/result_service.h
-// ResultService: shaped by the API, implemented by a later issue (results and regressions). Until
-// then every method authorizes the caller and answers UNIMPLEMENTED; it never invents data.
+// ResultService: what the fleet measured (runs, measurements, series with their change points and
+// regressions, two runs compared), regression triage, and runs uploaded from offline nodes.
+// Readers query; submitters and admins triage and upload (server/auth/role.cc). The caller's
+// identity recorded with a triage is its credential's principal, never a request field.
 #ifndef WARPWATCH_SERVER_SERVICE_RESULT_SERVICE_H_
 #define WARPWATCH_SERVER_SERVICE_RESULT_SERVICE_H_
 
 #include "server/auth/authorizer.h"
+#include "server/database/database.h"
 #include "warpwatch/v1/result.grpc.pb.h"
 
 namespace warpwatch::server {
 
-// Thread-safe. `authorizer` must outlive the service.
+// Thread-safe. `database` and `authorizer` must outlive the service.
 class ResultServiceImpl final : public v1::ResultService::Service {
  public:
-  explicit ResultServiceImpl(const auth::Authorizer* authorizer) : authorizer_(authorizer) {}
+  ResultServiceImpl(Database* database, const auth::Authorizer* authorizer)
+      : database_(database), authorizer_(authorizer) {}
 
   grpc::Status ListRuns(grpc::ServerContext* context, const v1::ListRunsRequest* request,
                         v1::ListRunsResponse* response) override;
@@ -21,6 +25,7 @@ class ResultServiceImpl final : public v1::ResultService::Service {
                                  v1::QueryMeasurementsResponse* response) override;
   grpc::Status GetSeries(grpc::ServerContext* context, const v1::GetSeriesRequest* request,
                          v1::Series* response) override;
+  // NOT_FOUND naming the run when either run does not exist.
   grpc::Status CompareRuns(grpc::ServerContext* context, const v1::CompareRunsRequest* request,
                            v1::CompareRunsResponse* response) override;
   grpc::Status ListRegressions(grpc::ServerContext* context,
@@ -29,10 +34,11 @@ class ResultServiceImpl final : public v1::ResultService::Service {
   grpc::Status UpdateRegression(grpc::ServerContext* context,
                                 const v1::UpdateRegressionRequest* request,
                                 v1::Regression* response) override;
+  grpc::Status UploadRun(grpc::ServerContext* context, const v1::UploadRunRequest* request,
+                         v1::UploadRunResponse* response) override;
 
  private:
-  grpc::Status NotYet(grpc::ServerContext* context, const char* method);
-
+  Database* database_;
   const auth::Authorizer* authorizer_;
 };
 

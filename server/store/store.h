@@ -19,6 +19,7 @@
 #include "warpwatch/v1/fleet.pb.h"
 #include "warpwatch/v1/job.pb.h"
 #include "warpwatch/v1/measurement.pb.h"
+#include "warpwatch/v1/result.pb.h"
 #include "warpwatch/v1/worker.pb.h"
 
 namespace warpwatch::server {
@@ -81,6 +82,79 @@ struct WorkerCaller {
 struct UploadCounts {
   int inserted = 0;
   int duplicates = 0;  // (run, case canonical) already stored: ignored
+};
+
+// ---- History and triage (ResultService): filters and pages ----
+
+inline constexpr PageSizeLimits kRunPageSizes{50, 1000};
+inline constexpr PageSizeLimits kMeasurementPageSizes{100, 1000};
+inline constexpr PageSizeLimits kRegressionPageSizes{50, 1000};
+
+// Which runs ListRuns returns. Every set criterion must hold.
+struct RunFilter {
+  int64_t job_id = 0;                         // 0 = any
+  std::string device_uuid;                    // exact
+  std::string gpu_model;                      // exact device model
+  std::string worker_id;                      // exact
+  std::map<std::string, std::string> labels;  // every pair present in the run's labels
+  v1::TimeRange started;                      // started_at in [start, end); unset bounds open
+  int page_size = 0;                          // EffectivePageSize(page_size, kRunPageSizes)
+  std::string page_token;                     // RunPage::next_page_token of the same filters
+};
+
+struct RunPage {
+  std::vector<v1::Run> runs;    // newest (highest id) first, measurement_count filled
+  std::string next_page_token;  // empty on the last page
+};
+
+// Which measurements QueryMeasurements returns. Every set criterion must hold.
+struct MeasurementQuery {
+  int64_t run_id = 0;                     // 0 = any run
+  std::string family_glob;                // catalog::GlobMatch semantics ('*', '?'); "" = any
+  std::string variant_glob;
+  std::map<std::string, int64_t> params;  // a subset of the case's params
+  std::string series_id;                  // exact
+  bool include_samples = false;           // per-sample arrays; cleared otherwise
+  int page_size = 0;                      // EffectivePageSize(page_size, kMeasurementPageSizes)
+  std::string page_token;
+};
+
+struct MeasurementPage {
+  std::vector<v1::Measurement> measurements;  // ascending id (storage order)
+  std::string next_page_token;
+};
+
+// One case over time on one GPU model, or on one device (device_uuid set).
+struct SeriesQuery {
+  std::string case_canonical;  // required
+  std::string gpu_model;       // required unless device_uuid is set
+  std::string device_uuid;
+  v1::TimeRange range;         // on the run's start
+  int limit = 400;             // the latest `limit` points, > 0
+};
+
+// Which regressions ListRegressions returns. Every set criterion must hold.
+struct RegressionFilter {
+  std::vector<v1::RegressionState> states;  // any of; empty = all
+  std::vector<v1::RegressionKind> kinds;    // any of; empty = all
+  std::string gpu_model;
+  std::string family;
+  std::string device_uuid;
+  int64_t run_id = 0;
+  int page_size = 0;  // EffectivePageSize(page_size, kRegressionPageSizes)
+  std::string page_token;
+};
+
+struct RegressionPage {
+  std::vector<v1::Regression> regressions;  // newest (highest id) first
+  std::string next_page_token;
+};
+
+// What UploadRun stored, or found stored before.
+struct UploadedRun {
+  v1::Run run;
+  bool created = false;          // false: a run with the same content digest existed
+  int64_t measurements_stored = 0;
 };
 
 // Wakes long-polls when jobs become claimable (PostgreSQL LISTEN/NOTIFY underneath).
@@ -202,7 +276,9 @@ class Store {
   // Ends a job through the run the worker holds (FAILED_PRECONDITION when `run_id` is not held,
   // NOT_FOUND for an unknown job): SUCCEEDED; FAILED with `error`; CANCELLED (only after a
   // cancel request, else FAILED_PRECONDITION); RELEASED puts it back to QUEUED without counting
-  // the attempt. Closes the run. INVALID_ARGUMENT for UNSPECIFIED.
+  // the attempt. Closes the run. A job that ends (all but RELEASED) gets points_done = the
+  // measurements its run stored, whatever progress was last reported. INVALID_ARGUMENT for
+  // UNSPECIFIED.
   virtual StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id, int64_t run_id,
                                       v1::JobOutcome outcome, const std::string& error) = 0;
   // Records progress of a job through the run the worker holds (FAILED_PRECONDITION otherwise,
@@ -227,6 +303,39 @@ class Store {
   // The measurements of a run, every field as uploaded (run_id and series_id set by the server),
   // in upload order. NOT_FOUND for an unknown run.
   virtual StatusOr<std::vector<v1::Measurement>> ListRunMeasurements(int64_t run_id) = 0;
+
+  // ---- History and triage (ResultService) ----
+
+  // One run with its measurement_count. NOT_FOUND for an unknown id.
+  virtual StatusOr<v1::Run> GetRun(int64_t run_id) = 0;
+  // Keyset paging on id, newest first. INVALID_ARGUMENT for a malformed page token or one from a
+  // query with other filters.
+  virtual StatusOr<RunPage> ListRuns(const RunFilter& filter) = 0;
+  // Keyset paging on measurement id. NOT_FOUND when run_id names no run; INVALID_ARGUMENT for a
+  // bad page token (as ListRuns).
+  virtual StatusOr<MeasurementPage> QueryMeasurements(const MeasurementQuery& query) = 0;
+  // The series' points oldest first (each a measurement of the case in a SUCCEEDED run), the
+  // stored change points of the series (device_uuid '' = model-wide, else the device's) and the
+  // regressions recorded on it (newest first; on the device when device_uuid is set). A model is
+  // taken from the device when only device_uuid is given: NOT_FOUND when no run used that device.
+  // INVALID_ARGUMENT when the device is not of gpu_model. An unknown case is an empty series.
+  virtual StatusOr<v1::Series> GetSeries(const SeriesQuery& query) = 0;
+  // Keyset paging on id, newest first (as ListRuns).
+  virtual StatusOr<RegressionPage> ListRegressions(const RegressionFilter& filter) = 0;
+  // Triage: OPEN -> ACKNOWLEDGED | DISMISSED | FIXED, ACKNOWLEDGED -> DISMISSED | FIXED. Sets
+  // state, note, updated_by = actor, updated_at, and records a regression_event (from, to, actor,
+  // note) in the same transaction. NOT_FOUND for an unknown id; FAILED_PRECONDITION naming both
+  // states for any other transition; INVALID_ARGUMENT for a target that is not a triage state.
+  virtual StatusOr<v1::Regression> UpdateRegression(int64_t id, v1::RegressionState to,
+                                                    const std::string& note,
+                                                    const std::string& actor) = 0;
+  // Stores a RunResult measured offline as a run with job_id NULL, state SUCCEEDED,
+  // content_sha256 = `content_sha256`, and analysis_state left PENDING (the detector takes it),
+  // its measurements through the batch insert. When a run with that digest exists, returns it
+  // with created = false and stores nothing. INVALID_ARGUMENT for a result without
+  // environment.device.uuid / name, or a measurement without case.canonical.
+  virtual StatusOr<UploadedRun> StoreUploadedRun(const v1::RunResult& result,
+                                                 const std::string& content_sha256) = 0;
 
   // ---- Notifications ----
 

@@ -239,32 +239,46 @@ StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::stri
   return static_cast<int>(r.size());
 }
 
+std::string MeasurementColumns(bool with_samples) {
+  std::string columns = "m.doc::text";
+  if (with_samples) {
+    columns +=
+        ", m.samples_seconds::text, m.sample_sm_clock_mhz::text, m.sample_throttled::text,"
+        " m.sample_kernel_seconds::text, m.sample_group::text";
+  }
+  return columns;
+}
+
+StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_samples) {
+  v1::Measurement m;
+  RETURN_IF_ERROR(MessageFromJson(row[0].as<std::string>(), &m));
+  if (!with_samples) return m;
+  for (const std::string& v : ArrayElements(row[1].as<std::string>())) {
+    m.add_samples_seconds(ParseDouble(v));
+  }
+  for (const std::string& v : ArrayElements(row[2].as<std::string>())) {
+    m.add_sample_sm_clock_mhz(ParseDouble(v));
+  }
+  for (const std::string& v : ArrayElements(row[3].as<std::string>())) {
+    m.add_sample_throttled(v == "t");
+  }
+  for (const std::string& v : ArrayElements(row[4].as<std::string>())) {
+    m.add_sample_kernel_seconds(ParseDouble(v));
+  }
+  for (const std::string& v : ArrayElements(row[5].as<std::string>())) {
+    m.add_sample_group(static_cast<int32_t>(std::strtol(v.c_str(), nullptr, 10)));
+  }
+  return m;
+}
+
 StatusOr<std::vector<v1::Measurement>> SelectMeasurements(pqxx::work& tx, int64_t run_id) {
   pqxx::result rows = tx.exec_params(
-      "SELECT doc::text, samples_seconds::text, sample_sm_clock_mhz::text,"
-      " sample_throttled::text, sample_kernel_seconds::text, sample_group::text"
-      " FROM measurement WHERE run_id = $1 ORDER BY id",
+      "SELECT " + MeasurementColumns(true) + " FROM measurement m WHERE m.run_id = $1 ORDER BY m.id",
       run_id);
   std::vector<v1::Measurement> out;
   out.reserve(rows.size());
   for (const pqxx::row& row : rows) {
-    v1::Measurement m;
-    RETURN_IF_ERROR(MessageFromJson(row[0].as<std::string>(), &m));
-    for (const std::string& v : ArrayElements(row[1].as<std::string>())) {
-      m.add_samples_seconds(ParseDouble(v));
-    }
-    for (const std::string& v : ArrayElements(row[2].as<std::string>())) {
-      m.add_sample_sm_clock_mhz(ParseDouble(v));
-    }
-    for (const std::string& v : ArrayElements(row[3].as<std::string>())) {
-      m.add_sample_throttled(v == "t");
-    }
-    for (const std::string& v : ArrayElements(row[4].as<std::string>())) {
-      m.add_sample_kernel_seconds(ParseDouble(v));
-    }
-    for (const std::string& v : ArrayElements(row[5].as<std::string>())) {
-      m.add_sample_group(static_cast<int32_t>(std::strtol(v.c_str(), nullptr, 10)));
-    }
+    ASSIGN_OR_RETURN(v1::Measurement m, MeasurementFromRow(row, true));
     out.push_back(std::move(m));
   }
   return out;

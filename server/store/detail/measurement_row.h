@@ -6,6 +6,7 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 
+#include <pqxx/row>
 #include <pqxx/transaction>
 #include <string>
 #include <vector>
@@ -25,6 +26,14 @@ std::string SeriesId(const std::string& case_canonical, const std::string& devic
 // Precondition: every m.case_().canonical() is non-empty.
 StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::string& device_model,
                                  const std::vector<v1::Measurement>& batch);
+
+// The select list MeasurementFromRow reads, for the measurement table aliased `m`: the document,
+// then, when `with_samples`, the five sample arrays.
+std::string MeasurementColumns(bool with_samples);
+
+// Decodes a row selected with MeasurementColumns(with_samples) (from column 0). Without samples
+// the per-sample arrays stay empty.
+StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_samples);
 
 // The measurements of run `run_id` as they were uploaded (with run_id and series_id set), in
 // insertion order.

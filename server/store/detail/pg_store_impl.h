@@ -61,6 +61,17 @@ class PgStore : public Store {
 
   StatusOr<std::vector<v1::Measurement>> ListRunMeasurements(int64_t run_id) override;
 
+  StatusOr<v1::Run> GetRun(int64_t run_id) override;
+  StatusOr<RunPage> ListRuns(const RunFilter& filter) override;
+  StatusOr<MeasurementPage> QueryMeasurements(const MeasurementQuery& query) override;
+  StatusOr<v1::Series> GetSeries(const SeriesQuery& query) override;
+  StatusOr<RegressionPage> ListRegressions(const RegressionFilter& filter) override;
+  StatusOr<v1::Regression> UpdateRegression(int64_t id, v1::RegressionState to,
+                                            const std::string& note,
+                                            const std::string& actor) override;
+  StatusOr<UploadedRun> StoreUploadedRun(const v1::RunResult& result,
+                                         const std::string& content_sha256) override;
+
   JobNotifier& job_notifier() override { return notifier_; }
 
  private:

@@ -1,0 +1,8 @@
+# ResultService's sources (issue 9), added to the server's edge library (included by
+# server/server.cmake).
+target_sources(warpwatch_server_edge PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/result_compare.cc
+  ${CMAKE_CURRENT_LIST_DIR}/result_requests.cc
+  ${CMAKE_CURRENT_LIST_DIR}/result_upload.cc)
+# CompareRuns uses the detector; UploadRun digests the run with SHA-256.
+target_link_libraries(warpwatch_server_edge PRIVATE warpwatch_detect_proto OpenSSL::Crypto)

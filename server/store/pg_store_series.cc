@@ -1,0 +1,128 @@
+// File: server/store/pg_store_series.cc
+// GetSeries: one case over time on one GPU model or one device, with the change points and the
+// regressions the detector stored for it.
+#include <algorithm>
+#include <pqxx/pqxx>
+
+#include "server/store/detail/conversions.h"
+#include "server/store/detail/measurement_row.h"
+#include "server/store/detail/pg_store_impl.h"
+#include "server/store/detail/regression_row.h"
+
+namespace warpwatch::server::detail {
+namespace {
+
+// Regressions returned with a series at most (newest first).
+constexpr int kSeriesRegressionLimit = 200;
+
+// The model of device `uuid`: as registered, else as its latest run recorded it; "" if unknown.
+std::string DeviceModel(pqxx::work& tx, const std::string& uuid) {
+  pqxx::result r = tx.exec_params(
+      "SELECT name FROM device WHERE uuid = $1"
+      " UNION ALL (SELECT device_name FROM run WHERE device_uuid = $1 ORDER BY id DESC LIMIT 1)",
+      uuid);
+  for (const pqxx::row& row : r) {
+    if (!row[0].as<std::string>().empty()) return row[0].as<std::string>();
+  }
+  return "";
+}
+
+StatusOr<v1::SeriesPoint> PointFromRow(const pqxx::row& row) {
+  v1::SeriesPoint p;
+  p.set_run_id(row[0].as<int64_t>());
+  *p.mutable_at() = TimestampFromMicros(row[1].as<int64_t>());
+  p.set_device_uuid(row[2].as<std::string>());
+  p.set_median_seconds(row[3].as<double>());
+  p.set_median_sm_clock_mhz(row[4].as<double>());
+  // Cycles per launch: seconds x MHz x 1e6; unknown (0) without a clock.
+  p.set_median_cycles(p.median_seconds() * p.median_sm_clock_mhz() * 1e6);
+  p.set_throttled_fraction(row[5].as<double>());
+  p.set_verified(row[6].as<bool>());
+  ASSIGN_OR_RETURN(auto labels, StringMapFromJson(row[7].as<std::string>()));
+  p.mutable_labels()->insert(labels.begin(), labels.end());
+  p.set_p10_seconds(row[8].as<double>());
+  p.set_p90_seconds(row[9].as<double>());
+  p.set_theoretical_occupancy(row[10].as<double>());
+  if (!row[11].is_null()) p.set_achieved_occupancy(row[11].as<double>());
+  const std::string status = row[12].as<std::string>();
+  p.set_status(status == "OK"        ? v1::POINT_STATUS_OK
+               : status == "FAILED"  ? v1::POINT_STATUS_FAILED
+               : status == "SKIPPED" ? v1::POINT_STATUS_SKIPPED
+                                     : v1::POINT_STATUS_UNSPECIFIED);
+  return p;
+}
+
+}  // namespace
+
+StatusOr<v1::Series> PgStore::GetSeries(const SeriesQuery& query) {
+  if (query.case_canonical.empty()) return InvalidArgumentError("case_canonical: empty");
+  if (query.gpu_model.empty() && query.device_uuid.empty()) {
+    return InvalidArgumentError("gpu_model or device_uuid: one is required");
+  }
+  const int limit = std::max(query.limit, 1);
+  const bool has_start = query.range.has_start();
+  const bool has_end = query.range.has_end();
+  const int64_t start_us = has_start ? MicrosFromTimestamp(query.range.start()) : 0;
+  const int64_t end_us = has_end ? MicrosFromTimestamp(query.range.end()) : 0;
+  return Run<v1::Series>("GetSeries", [&](pqxx::work& tx) -> StatusOr<v1::Series> {
+    std::string model = query.gpu_model;
+    if (!query.device_uuid.empty()) {
+      const std::string device_model = DeviceModel(tx, query.device_uuid);
+      if (device_model.empty()) {
+        return NotFoundError("device " + query.device_uuid + " not found");
+      }
+      if (!model.empty() && model != device_model) {
+        return InvalidArgumentError("device_uuid: " + query.device_uuid + " is a " + device_model +
+                                    ", not a " + model);
+      }
+      model = device_model;
+    }
+    v1::Series series;
+    series.set_series_id(SeriesId(query.case_canonical, model));
+    series.set_gpu_model(model);
+    series.set_device_uuid(query.device_uuid);
+    // The latest `limit` points (measurement_series_idx on (series_id, run_id)), oldest first.
+    pqxx::result points = tx.exec_params(
+        "SELECT r.id, " + MicrosSql("r.started_at") +
+            ", r.device_uuid, m.median_seconds, m.median_sm_clock_mhz,"
+            " m.throttled_fraction, m.verified, r.labels::text, m.p10_seconds, m.p90_seconds,"
+            " m.theoretical_occupancy, m.achieved_occupancy, m.status"
+            " FROM measurement m JOIN run r ON r.id = m.run_id"
+            " WHERE m.series_id = $1 AND ($2::text = '' OR r.device_uuid = $2)"
+            "   AND (NOT $3::boolean"
+            "        OR r.started_at >= 'epoch'::timestamptz + $4::bigint * interval '1 microsecond')"
+            "   AND (NOT $5::boolean"
+            "        OR r.started_at < 'epoch'::timestamptz + $6::bigint * interval '1 microsecond')"
+            " ORDER BY m.run_id DESC LIMIT $7",
+        series.series_id(), query.device_uuid, has_start, start_us, has_end, end_us, limit);
+    for (auto it = points.rbegin(); it != points.rend(); ++it) {
+      ASSIGN_OR_RETURN(*series.add_points(), PointFromRow(*it));
+    }
+    pqxx::result changes = tx.exec_params(
+        "SELECT run_id, " + MicrosSql("at") +
+            ", median_before, median_after, relative_change, p_value, device_uuid"
+            " FROM change_point WHERE series_id = $1 AND device_uuid = $2 ORDER BY at, run_id",
+        series.series_id(), query.device_uuid);
+    for (const pqxx::row& row : changes) {
+      v1::ChangePoint* c = series.add_change_points();
+      c->set_run_id(row[0].as<int64_t>());
+      *c->mutable_at() = TimestampFromMicros(row[1].as<int64_t>());
+      c->set_median_before(row[2].as<double>());
+      c->set_median_after(row[3].as<double>());
+      c->set_relative_change(row[4].as<double>());
+      c->set_p_value(row[5].as<double>());
+      c->set_device_uuid(row[6].as<std::string>());
+    }
+    pqxx::result regressions = tx.exec_params(
+        "SELECT " + RegressionColumns() +
+            " FROM regression g WHERE g.series_id = $1 AND ($2::text = '' OR g.device_uuid = $2)"
+            " ORDER BY g.id DESC LIMIT $3",
+        series.series_id(), query.device_uuid, kSeriesRegressionLimit);
+    for (const pqxx::row& row : regressions) {
+      ASSIGN_OR_RETURN(*series.add_regressions(), RegressionFromRow(row));
+    }
+    return series;
+  });
+}
+
+}  // namespace warpwatch::server::detail
