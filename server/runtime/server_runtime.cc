@@ -9,6 +9,7 @@
 #include "server/auth/token_file.h"
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
+#include "server/store/pg_analysis_store.h"
 #include "server/store/pg_store.h"
 #include "server/tls/server_credentials.h"
 
@@ -40,7 +41,10 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   options.pool_size = config.pool_size;
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
   const std::string url = config.database_url;
-  return Start(config, std::move(store), [url] { return RunMigrations(url); });
+  ASSIGN_OR_RETURN(std::unique_ptr<ServerRuntime> runtime,
+                   Start(config, std::move(store), [url] { return RunMigrations(url); }));
+  RETURN_IF_ERROR(runtime->StartAnalysis(config));
+  return runtime;
 }
 
 StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig& config,
@@ -146,6 +150,20 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   return OkStatus();
 }
 
+Status ServerRuntime::StartAnalysis(const ServerConfig& config) {
+  PgStoreOptions options;
+  options.url = config.database_url;
+  options.pool_size = 2;  // one loop thread; its own pool, so analyses never starve RPCs
+  options.statement_timeout = std::chrono::seconds(60);
+  ASSIGN_OR_RETURN(analysis_store_, OpenPgAnalysisStore(options));
+  Database* database = database_.get();
+  analysis_loop_ = std::make_unique<analysis::AnalysisLoop>(
+      analysis_store_.get(), analysis::AnalysisLoopOptions(),
+      [database] { return database->schema_ready(); });
+  analysis_loop_->Start();
+  return OkStatus();
+}
+
 void ServerRuntime::Shutdown(std::chrono::milliseconds grace) {
   if (stopped_ || server_ == nullptr) return;
   stopped_ = true;
@@ -153,6 +171,7 @@ void ServerRuntime::Shutdown(std::chrono::milliseconds grace) {
   health_checker_->Stop();
   reaper_->Stop();
   gauges_->Stop();
+  if (analysis_loop_ != nullptr) analysis_loop_->Stop();
   shutdown_signal_.Raise();
   server_->Shutdown(std::chrono::system_clock::now() + grace);
   server_->Wait();

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "common/status/status.h"
+#include "server/analysis/analysis_loop.h"
+#include "server/analysis/analysis_store.h"
 #include "server/auth/authorizer.h"
 #include "server/config/server_config.h"
 #include "server/database/database.h"
@@ -61,6 +63,9 @@ class ServerRuntime {
   ServerRuntime() = default;
   Status Build(const ServerConfig& config, std::unique_ptr<Store> store,
                Database::Migrator migrator);
+  // Opens the analysis store on config.database_url and starts the analysis loop (issue 9). Only
+  // Start(config) calls it: runtimes over a given store (RPC tests) analyse nothing.
+  Status StartAnalysis(const ServerConfig& config);
 
   // Declaration order is destruction order reversed: the server goes before what it uses.
   std::unique_ptr<metrics::ServerMetrics> metrics_;
@@ -76,6 +81,8 @@ class ServerRuntime {
   std::unique_ptr<HealthChecker> health_checker_;
   std::unique_ptr<queue::JobReaper> reaper_;         // expired leases and job timeouts
   std::unique_ptr<metrics::GaugeRefresher> gauges_;  // warpwatch_jobs, warpwatch_workers
+  std::unique_ptr<analysis::AnalysisStore> analysis_store_;
+  std::unique_ptr<analysis::AnalysisLoop> analysis_loop_;  // finished runs -> regressions
   int port_ = 0;
   bool tls_ = false;
   bool stopped_ = false;

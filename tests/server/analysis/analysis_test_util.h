@@ -34,6 +34,7 @@ struct Point {
   bool ok = true;
   bool verified = true;
   double throttled = 0;      // fraction
+  std::vector<double> samples;  // raw samples to store; empty: 20 samples around the median
 };
 
 // "family/variant?k=v&..." with keys sorted, as the engine writes case keys.

@@ -1,0 +1,95 @@
+// The analysis loop on a real PostgreSQL: a finished run is analysed within moments because the
+// database's NOTIFY wakes the loop (its fallback timer is a minute), bounded passes, readiness.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "server/analysis/analysis_loop.h"
+#include "tests/server/analysis/analysis_test_util.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+using std::chrono::milliseconds;
+
+bool WaitFor(const std::function<bool()>& condition, std::chrono::seconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  return condition();
+}
+
+using AnalysisLoopTest = AnalysisTest;
+
+TEST_F(AnalysisLoopTest, AFinishedRunIsAnalysedWhenItsNotificationArrives) {
+  analysis::AnalysisLoopOptions options;
+  options.fallback_interval = std::chrono::minutes(5);  // only the NOTIFY can wake it in time
+  analysis::AnalysisLoop loop(analysis_store_.get(), options);
+  loop.Start();
+  // The first pass finds nothing and the loop waits on LISTEN.
+  std::this_thread::sleep_for(milliseconds(1500));
+  EXPECT_EQ(loop.analysed(), 0);
+  const int64_t run = AddRun({Point{}});
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        return Sql("SELECT analysis_state FROM run WHERE id = $1", run).at(0).at(0).as<std::string>() ==
+               "DONE";
+      },
+      std::chrono::seconds(15)));
+  loop.Stop();
+  EXPECT_EQ(loop.analysed(), 1);
+  EXPECT_EQ(loop.errors(), 0);
+}
+
+TEST_F(AnalysisLoopTest, APassAnalysesAtMostItsBoundAndTheNextOneTheRest) {
+  for (int i = 0; i < 5; ++i) AddRun({Point{}});
+  analysis::AnalysisLoopOptions options;
+  options.max_runs_per_pass = 2;
+  analysis::AnalysisLoop loop(analysis_store_.get(), options);
+  ASSERT_OK_AND_ASSIGN(int first, loop.RunOnce());
+  EXPECT_EQ(first, 2);
+  EXPECT_EQ(Sql("SELECT count(*) FROM run WHERE analysis_state = 'PENDING'").at(0).at(0).as<int>(),
+            3);
+  ASSERT_OK_AND_ASSIGN(int second, loop.RunOnce());
+  ASSERT_OK_AND_ASSIGN(int third, loop.RunOnce());
+  ASSERT_OK_AND_ASSIGN(int fourth, loop.RunOnce());
+  EXPECT_EQ(second + third, 3);
+  EXPECT_EQ(fourth, 0);
+}
+
+TEST_F(AnalysisLoopTest, NothingIsAnalysedBeforeTheSchemaIsReady) {
+  const int64_t run = AddRun({Point{}});
+  bool ready = false;
+  analysis::AnalysisLoop loop(analysis_store_.get(), analysis::AnalysisLoopOptions(),
+                              [&] { return ready; });
+  ASSERT_OK_AND_ASSIGN(int none, loop.RunOnce());
+  EXPECT_EQ(none, 0);
+  ready = true;
+  ASSERT_OK_AND_ASSIGN(int one, loop.RunOnce());
+  EXPECT_EQ(one, 1);
+  EXPECT_EQ(Sql("SELECT analysis_state FROM run WHERE id = $1", run).at(0).at(0).as<std::string>(),
+            "DONE");
+}
+
+TEST_F(AnalysisLoopTest, APassOpensTheSuspectsOfAbandonedConfirmations) {
+  for (int i = 0; i < 10; ++i) AddRun({Point{}});
+  Point slower;
+  slower.median *= 1.06;
+  const int64_t run = AddRun({slower});
+  analysis::AnalysisLoop loop(analysis_store_.get(), analysis::AnalysisLoopOptions());
+  ASSERT_OK_AND_ASSIGN(int claimed, loop.RunOnce());
+  EXPECT_EQ(claimed, 11);
+  ASSERT_EQ(Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
+            "SUSPECTED");
+  Sql("UPDATE job SET state = 'FAILED', finished_at = now() WHERE confirms_run_id = $1", run);
+  ASSERT_OK_AND_ASSIGN(int again, loop.RunOnce());
+  EXPECT_EQ(again, 0);
+  EXPECT_EQ(Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
+            "OPEN");
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing
