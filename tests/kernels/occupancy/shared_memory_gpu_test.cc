@@ -1,0 +1,123 @@
+// GPU (label `gpu`): occupancy.shared_memory's variants verified against the CPU reference, and
+// the lesson on the device: unused shared memory per block caps the resident blocks per SM, and
+// the latency-bound copy slows as they go.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/catalog/catalog.h"
+#include "kernels/core/family.h"
+#include "kernels/occupancy/shared_memory/shared_memory_kernels.h"
+#include "tests/kernels/kernel_test_support.h"
+
+namespace warpwatch::kernels {
+namespace {
+
+using testing::MakePoint;
+
+// Runs `point` as the engine does (MakeCase, Setup, then Reset, Run, sync, Verify twice).
+void RunTwiceAndVerify(const catalog::Point& point) {
+  const std::string key = point.Canonical();
+  cudaDeviceProp prop{};
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  const Family* family = FindImplementation(point.family);
+  ASSERT_NE(family, nullptr) << point.family;
+  StatusOr<std::unique_ptr<Case>> made = family->MakeCase(point, prop);
+  ASSERT_TRUE(made.ok()) << key << ": MakeCase: " << made.status().ToString();
+  std::unique_ptr<Case> c = std::move(made).value();
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  Status s = c->Setup(stream);
+  ASSERT_TRUE(s.ok()) << key << ": Setup: " << s.ToString();
+  EXPECT_NE(c->Shape().function, nullptr) << key;
+  EXPECT_GT(c->work().bytes, 0) << key;
+  for (int round = 1; round <= 2; ++round) {
+    s = c->Reset(stream);
+    ASSERT_TRUE(s.ok()) << key << ": Reset: " << s.ToString();
+    s = c->Run(stream);
+    ASSERT_TRUE(s.ok()) << key << ": Run: " << s.ToString();
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess) << key;
+    const VerifyResult v = c->Verify(stream);
+    EXPECT_TRUE(v.status.ok()) << key << " (round " << round << "): " << v.status.ToString();
+    EXPECT_EQ(v.max_error, 0) << key;
+  }
+  c.reset();
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess) << key;
+}
+
+// Median of 7 timed Runs of `point` after one verified Run, in milliseconds (hot L2: the lesson
+// tests compare variants of one family, all at the same size).
+double MedianMilliseconds(const catalog::Point& point) {
+  cudaDeviceProp prop{};
+  EXPECT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  const Family* family = FindImplementation(point.family);
+  StatusOr<std::unique_ptr<Case>> made = family->MakeCase(point, prop);
+  EXPECT_TRUE(made.ok()) << made.status().ToString();
+  if (!made.ok()) return 0;
+  std::unique_ptr<Case> c = std::move(made).value();
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  EXPECT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  EXPECT_EQ(cudaEventCreate(&start), cudaSuccess);
+  EXPECT_EQ(cudaEventCreate(&stop), cudaSuccess);
+  std::vector<double> times;
+  Status s = c->Setup(stream);
+  if (s.ok()) s = c->Run(stream);
+  if (s.ok()) s = c->Verify(stream).status;
+  EXPECT_TRUE(s.ok()) << point.Canonical() << ": " << s.ToString();
+  for (int i = 0; s.ok() && i < 7; ++i) {
+    EXPECT_EQ(cudaEventRecord(start, stream), cudaSuccess);
+    s = c->Run(stream);
+    EXPECT_EQ(cudaEventRecord(stop, stream), cudaSuccess);
+    EXPECT_EQ(cudaEventSynchronize(stop), cudaSuccess);
+    float ms = 0;
+    EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    times.push_back(ms);
+  }
+  c.reset();
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaStreamDestroy(stream);
+  if (times.empty()) return 0;
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+TEST(SharedMemoryGpu, EveryVariantMatchesTheReference) {
+  WW_REQUIRE_CUDA_DEVICE();
+  RunTwiceAndVerify(MakePoint("occupancy.shared_memory", "minimal", {{"n", 4096}, {"block_size", 256}}));
+  RunTwiceAndVerify(MakePoint("occupancy.shared_memory", "minimal", {{"n", 1000003}, {"block_size", 96}}));
+  for (int64_t bytes : {16384, 49152, 102400, 232448 - 1024}) {
+    RunTwiceAndVerify(MakePoint("occupancy.shared_memory", "padded",
+                                {{"n", 1000003}, {"block_size", 96}, {"shared_bytes", bytes}}));
+  }
+}
+
+TEST(SharedMemoryGpu, SharedMemoryPerBlockLimitsTheBlocksPerSm) {
+  WW_REQUIRE_CUDA_DEVICE();
+  ASSERT_TRUE(AllowSharedReverseBytes(102400).ok());
+  EXPECT_EQ(SharedReverseBlocksPerSm(256, 1024).value(), 8);
+  EXPECT_EQ(SharedReverseBlocksPerSm(256, 49152).value(), 4);
+  EXPECT_EQ(SharedReverseBlocksPerSm(256, 102400).value(), 2);
+}
+
+TEST(SharedMemoryGpu, FewerResidentBlocksCopySlower) {
+  WW_REQUIRE_CUDA_DEVICE();
+  const double minimal = MedianMilliseconds(
+      MakePoint("occupancy.shared_memory", "minimal", {{"n", 1 << 24}, {"block_size", 256}}));
+  const double padded = MedianMilliseconds(MakePoint(
+      "occupancy.shared_memory", "padded",
+      {{"n", 1 << 24}, {"block_size", 256}, {"shared_bytes", 102400}}));
+  std::printf("minimal %.4f ms, padded to 100 KiB %.4f ms\n", minimal, padded);
+  ASSERT_GT(minimal, 0);
+  EXPECT_GT(padded / minimal, 1.3);
+}
+
+}  // namespace
+}  // namespace warpwatch::kernels
