@@ -1,0 +1,12 @@
+# ResultService RPC tests (issue 9's query side; included by tests/server/CMakeLists.txt): queries,
+# triage and uploads over real gRPC channels to an in-process server on a real PostgreSQL.
+add_executable(server_result_rpc_tests
+  service/result_service_rpc_test.cc
+  service/result_triage_rpc_test.cc
+  service/result_upload_rpc_test.cc)
+target_link_libraries(server_result_rpc_tests PRIVATE warpwatch_rpc_test_fixture GTest::gtest_main)
+target_compile_definitions(server_result_rpc_tests PRIVATE
+  WARPWATCH_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures")
+warpwatch_strict(server_result_rpc_tests)
+gtest_discover_tests(server_result_rpc_tests TEST_PREFIX "result." PROPERTIES
+  LABELS postgres TIMEOUT 120 DISCOVERY_TIMEOUT 60)
