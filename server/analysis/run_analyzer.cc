@@ -3,6 +3,7 @@
 
 #include <map>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -17,18 +18,25 @@ namespace {
 
 using SeriesMap = std::map<std::string, std::vector<SeriesPoint>>;
 
-// The series' runs that started before the claimed run (the baseline never sees the run itself
-// or a later one, whatever order runs are analysed in).
-std::vector<detect::RunPoint> HistoryBefore(const SeriesMap& series, const std::string& id,
-                                            const ClaimedRun& run) {
-  std::vector<detect::RunPoint> out;
-  auto it = series.find(id);
-  if (it == series.end()) return out;
-  for (const SeriesPoint& p : it->second) {
-    const bool before = p.started_at_micros < run.started_at_micros ||
-                        (p.started_at_micros == run.started_at_micros && p.point.run_id < run.run_id);
-    if (before) out.push_back(p.point);
+// The baseline candidates of series `id`: its model-wide history and the run's own device's
+// history (the newest points of a busy model may hold none of this device's runs, while
+// prefer_same_device wants them), merged by start time, restricted to the runs that started
+// before the claimed run (never the run itself or a later one, whatever order runs are analysed
+// in).
+std::vector<detect::RunPoint> HistoryBefore(const SeriesMap& model, const SeriesMap& device,
+                                            const std::string& id, const ClaimedRun& run) {
+  std::map<std::pair<int64_t, int64_t>, const detect::RunPoint*> by_start;  // (start, run id)
+  for (const SeriesMap* source : {&model, &device}) {
+    auto it = source->find(id);
+    if (it == source->end()) continue;
+    for (const SeriesPoint& p : it->second) {
+      const std::pair<int64_t, int64_t> key(p.started_at_micros, p.point.run_id);
+      if (key < std::make_pair(run.started_at_micros, run.run_id)) by_start[key] = &p.point;
+    }
   }
+  std::vector<detect::RunPoint> out;
+  out.reserve(by_start.size());
+  for (const auto& [key, point] : by_start) out.push_back(*point);
   return out;
 }
 
@@ -94,7 +102,7 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   std::vector<const RunCase*> finding_cases;
   for (const RunCase& c : cases) {
     ASSIGN_OR_RETURN(detect::SeriesDecision decision,
-                     Decide(tx, c, HistoryBefore(model, c.series_id, run), config.detection));
+                     Decide(tx, c, HistoryBefore(model, device, c.series_id, run), config.detection));
     if (auto f = FindingFromDecision(run, c, decision, config.detection)) {
       findings.push_back(std::move(*f));
       finding_cases.push_back(&c);

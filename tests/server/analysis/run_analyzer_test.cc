@@ -263,6 +263,27 @@ TEST_F(RunAnalyzerTest, ThrottledOrUnverifiedPointsNeverFormOrTriggerABaseline) 
   EXPECT_EQ(Count("true"), 1);
 }
 
+// On a busy model the newest runs of a series may all come from other devices; the run is still
+// judged against its own device's runs (prefer_same_device), not against a GPU 2 % slower.
+TEST_F(RunAnalyzerTest, TheBaselineIsTheOwnDevicesRunsEvenWhenOthersRanMoreRecently) {
+  config_.history_runs = 8;
+  AddNoisyRuns(Copy(), 6, 0.0005, OnDevice(kDeviceA));
+  AddNoisyRuns(Copy(1.02e-4), 8, 0.0005, OnDevice(kDeviceB));
+  ASSERT_EQ(AnalyzeAll(), 14);
+  const int64_t run = AddRun({Copy()}, OnDevice(kDeviceA));
+  ASSERT_EQ(AnalyzeAll(), 1);
+  EXPECT_EQ(Count("run_id = " + std::to_string(run)), 0);
+  const int64_t slower = AddRun({Copy(1.03e-4)}, OnDevice(kDeviceA));
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result r = Sql(
+      "SELECT kind, (SELECT bool_and(device_uuid = $2) FROM run WHERE id = ANY(baseline_run_ids))"
+      " FROM regression WHERE run_id = $1",
+      slower, std::string(kDeviceA));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "REGRESSION");
+  EXPECT_TRUE(r[0][1].as<bool>());
+}
+
 TEST_F(RunAnalyzerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpuAndNotOpened) {
   AddNoisyRuns(Copy(), 10, kNoise);
   ASSERT_EQ(AnalyzeAll(), 10);
