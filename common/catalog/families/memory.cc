@@ -165,7 +165,10 @@ FamilyInfo MemoryReadonlyCache() {
   f.guide_section = "5.3.2 texture and surface memory / notes 2.3.3";
   f.lesson = "read-only path helps irregular reuse";
   f.variants = {
-      {"plain", "gather out[i] = in[idx[i]] with plain loads", false, false},
+      {"plain",
+       "gather out[i] = in[idx[i]], idx[i] a seeded place in i's 2048-float window, with plain "
+       "loads the compiler cannot prove read-only",
+       false, false},
       {"ldg", "the same gather through __ldg / const __restrict__", /*recommended=*/true, false},
       {"texture", "the same gather through a texture object (tex1Dfetch)", false, false},
   };
@@ -183,11 +186,17 @@ FamilyInfo MemoryAllocationChurn() {
   f.guide_section = "5.5 memory allocation (stream-ordered allocator)";
   f.lesson = "allocation in the hot loop dominates small work";
   f.variants = {
-      {"malloc_free", "cudaMalloc + kernel + cudaFree in every timed iteration", false, false},
-      {"malloc_async_pool", "cudaMallocAsync/cudaFreeAsync from the device's memory pool", false,
-       false},
-      {"preallocated", "buffer allocated once outside the timed region", /*recommended=*/true,
-       false},
+      {"malloc_free",
+       "timed: cudaMalloc of the scratch buffer + producer and consumer kernels + cudaFree "
+       "(host-synchronous)",
+       false, false},
+      {"malloc_async_pool",
+       "timed: cudaMallocFromPoolAsync + the two kernels + cudaFreeAsync, from a pool that keeps "
+       "its memory (release threshold max)",
+       false, false},
+      {"preallocated",
+       "timed: the two kernels on a scratch buffer allocated outside the timed region",
+       /*recommended=*/true, false},
   };
   f.axes = {
       ProblemSizeAxis("floats allocated and written per iteration", {1 << 16, 1 << 22}, 1,
@@ -204,18 +213,23 @@ FamilyInfo MemoryManaged() {
   f.guide_section = "5.5 / unified memory";
   f.lesson = "prefetch recovers most of cudaMalloc's speed";
   f.variants = {
-      {"device", "cudaMalloc buffer, data already on the device: the ceiling", false,
+      {"device",
+       "timed: the kernel on a cudaMalloc buffer, data already on the device (the ceiling)", false,
        /*reference=*/true},
-      {"managed", "cudaMallocManaged buffer written on the host, then touched by the kernel",
+      {"managed",
+       "timed: the kernel on a cudaMallocManaged buffer the host wrote before the sample "
+       "(untimed): its page faults migrate the data",
        false, false},
       {"managed_advise", "as managed with cudaMemAdviseSetPreferredLocation on the device", false,
        false},
-      {"managed_prefetch", "as managed with cudaMemPrefetchAsync to the device before the kernel",
+      {"managed_prefetch",
+       "timed: cudaMemPrefetchAsync of the buffer to the device, then the kernel",
        /*recommended=*/true, false},
   };
   f.axes = {
-      ProblemSizeAxis("floats (bounded: the host holds a copy)", {1 << 24}, 1 << 10,
-                      int64_t{1} << 28),
+      ProblemSizeAxis("floats (bounded: at most a quarter of the device's free and the host's "
+                      "available memory, else skipped)",
+                      {1 << 22}, 1 << 10, int64_t{1} << 28),
       BlockSizeAxis({256}),
   };
   f.counters = {kDramThroughput};

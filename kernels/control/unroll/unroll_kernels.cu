@@ -44,20 +44,20 @@ const void* UnrollKernel(UnrollFactor factor) {
   return nullptr;
 }
 
-Status LaunchUnroll(UnrollFactor factor, const float* d_in, float* d_out, int64_t n,
-                    unsigned grid, unsigned block, cudaStream_t stream) {
+Status LaunchUnroll(UnrollFactor factor, const float* d_in, float* d_out, int64_t n, unsigned grid,
+                    unsigned block, cudaStream_t stream) {
   switch (factor) {
     case UnrollFactor::kOne:
-      UnrollKernelT<UnrollFactor::kOne><<<grid, block, 0, stream>>>(d_in, d_out, n,
-                                                                      kUnrollOuterReps);
+      UnrollKernelT<UnrollFactor::kOne>
+          <<<grid, block, 0, stream>>>(d_in, d_out, n, kUnrollOuterReps);
       break;
     case UnrollFactor::kFour:
-      UnrollKernelT<UnrollFactor::kFour><<<grid, block, 0, stream>>>(d_in, d_out, n,
-                                                                       kUnrollOuterReps);
+      UnrollKernelT<UnrollFactor::kFour>
+          <<<grid, block, 0, stream>>>(d_in, d_out, n, kUnrollOuterReps);
       break;
     case UnrollFactor::kFull:
-      UnrollKernelT<UnrollFactor::kFull><<<grid, block, 0, stream>>>(d_in, d_out, n,
-                                                                       kUnrollOuterReps);
+      UnrollKernelT<UnrollFactor::kFull>
+          <<<grid, block, 0, stream>>>(d_in, d_out, n, kUnrollOuterReps);
       break;
   }
   CUDA_RETURN_IF_LAUNCH_ERROR();

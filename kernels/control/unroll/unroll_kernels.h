@@ -16,8 +16,8 @@ enum class UnrollFactor { kOne, kFour, kFull };
 // out[i] = kUnrollOuterReps passes of steps k = 0..kUnrollInnerSteps-1 of UnrollStep from
 // y = x = in[i], for i in [0, n), one element per thread. Precondition: grid = ceil(n / block).
 // Enqueued on `stream`; checks the launch.
-Status LaunchUnroll(UnrollFactor factor, const float* d_in, float* d_out, int64_t n,
-                    unsigned grid, unsigned block, cudaStream_t stream);
+Status LaunchUnroll(UnrollFactor factor, const float* d_in, float* d_out, int64_t n, unsigned grid,
+                    unsigned block, cudaStream_t stream);
 
 // The __global__ function LaunchUnroll launches for `factor` (for occupancy queries).
 const void* UnrollKernel(UnrollFactor factor);

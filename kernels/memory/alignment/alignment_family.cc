@@ -95,8 +95,8 @@ class AlignmentFamily : public Family {
     if (variant == Variant::kMisaligned) {
       ASSIGN_OR_RETURN(c.offset, AxisValue(point, "offset"));
       if (c.offset > kAlignmentMaxOffset) {
-        return InvalidArgumentError(c.key + ": offset must be <= " +
-                                    std::to_string(kAlignmentMaxOffset));
+        return InvalidArgumentError(c.key +
+                                    ": offset must be <= " + std::to_string(kAlignmentMaxOffset));
       }
     }
     RETURN_IF_ERROR(CheckDeviceMemory(

@@ -36,8 +36,7 @@ const void* ConstantKernel(ConstantAccess access) {
     case ConstantAccess::kConstantUniform:
       return reinterpret_cast<const void*>(&ConstantReadKernel<ConstantAccess::kConstantUniform>);
     case ConstantAccess::kConstantDivergent:
-      return reinterpret_cast<const void*>(
-          &ConstantReadKernel<ConstantAccess::kConstantDivergent>);
+      return reinterpret_cast<const void*>(&ConstantReadKernel<ConstantAccess::kConstantDivergent>);
     case ConstantAccess::kGlobalDivergent:
       return reinterpret_cast<const void*>(&ConstantReadKernel<ConstantAccess::kGlobalDivergent>);
   }

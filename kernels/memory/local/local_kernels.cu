@@ -69,8 +69,7 @@ Status LaunchFor(int64_t size, const float* d_in, float* d_out, int64_t n, unsig
       Launch<kIndexing, 64>(d_in, d_out, n, grid, block, stream);
       break;
     default:
-      return InvalidArgumentError("memory.local: no kernel for array size " +
-                                  std::to_string(size));
+      return InvalidArgumentError("memory.local: no kernel for array size " + std::to_string(size));
   }
   CUDA_RETURN_IF_LAUNCH_ERROR();
   return OkStatus();

@@ -88,7 +88,8 @@ class Pitch2dCase : public Case {
     // Element (y, x) holds SeededFloat(kSeed, y * width + x) in either layout: fill a packed
     // staging matrix and copy it row by row into place.
     DeviceBuffer<float> staging;
-    RETURN_IF_ERROR(staging.Allocate(static_cast<size_t>(c_.width * c_.height), c_.key + " staging"));
+    RETURN_IF_ERROR(
+        staging.Allocate(static_cast<size_t>(c_.width * c_.height), c_.key + " staging"));
     RETURN_IF_ERROR(FillSeededFloats(staging.get(), staging.size(), kSeed, stream));
     CUDA_RETURN_IF_ERROR(cudaMemcpy2DAsync(d_in_.get(), d_in_.pitch_bytes(), staging.get(),
                                            row_bytes, row_bytes, rows, cudaMemcpyDeviceToDevice,
@@ -163,7 +164,8 @@ class Pitch2dFamily : public Family {
     RETURN_IF_ERROR(CheckBlock(dim3(static_cast<unsigned>(block)), prop));
     c.block = static_cast<unsigned>(block);
     ASSIGN_OR_RETURN(c.grid.x, GridFor(c.width, block, prop));
-    c.grid.y = static_cast<unsigned>(c.height < kPitch2dMaxGridRows ? c.height : kPitch2dMaxGridRows);
+    c.grid.y =
+        static_cast<unsigned>(c.height < kPitch2dMaxGridRows ? c.height : kPitch2dMaxGridRows);
     return std::unique_ptr<Case>(std::make_unique<Pitch2dCase>(std::move(c)));
   }
 };

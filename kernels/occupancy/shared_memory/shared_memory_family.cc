@@ -52,8 +52,8 @@ class SharedMemoryCase : public Case {
   }
 
   Status Run(cudaStream_t stream) override {
-    return LaunchSharedReverse(d_in_.get(), d_out_.get(), c_.n, c_.grid, c_.block,
-                               c_.shared_bytes, stream);
+    return LaunchSharedReverse(d_in_.get(), d_out_.get(), c_.n, c_.grid, c_.block, c_.shared_bytes,
+                               stream);
   }
 
   VerifyResult Verify(cudaStream_t stream) override {
@@ -100,8 +100,8 @@ class SharedMemoryFamily : public Family {
     if (variant == Variant::kPadded) {
       ASSIGN_OR_RETURN(const int64_t bytes, AxisValue(point, "shared_bytes"));
       if (static_cast<size_t>(bytes) < needed) {
-        return InvalidArgumentError(c.key + ": shared_bytes must be at least block_size * 4 = " +
-                                    std::to_string(needed));
+        return InvalidArgumentError(
+            c.key + ": shared_bytes must be at least block_size * 4 = " + std::to_string(needed));
       }
       c.shared_bytes = static_cast<size_t>(bytes);
     }

@@ -13,7 +13,8 @@ std::vector<float> SharedReverseReference(int64_t n, int64_t block, uint64_t see
   for (int64_t start = 0; start < n; start += block) {
     const int64_t m = std::min(block, n - start);
     for (int64_t t = 0; t < m; ++t) {
-      out[static_cast<size_t>(start + t)] = SeededFloat(seed, static_cast<uint64_t>(start + m - 1 - t));
+      out[static_cast<size_t>(start + t)] =
+          SeededFloat(seed, static_cast<uint64_t>(start + m - 1 - t));
     }
   }
   return out;

@@ -75,8 +75,8 @@ class BankConflictsCase : public Case {
   Work work() const override {
     Work w;
     w.flops = static_cast<double>(c_.n);
-    w.bytes = sizeof(float) * (static_cast<double>(c_.threads) +
-                               static_cast<double>(c_.grid) * kBankTableWords);
+    w.bytes = sizeof(float) *
+              (static_cast<double>(c_.threads) + static_cast<double>(c_.grid) * kBankTableWords);
     return w;
   }
 
@@ -111,8 +111,8 @@ class BankConflictsFamily : public Family {
       case Variant::kStrided: {
         ASSIGN_OR_RETURN(const int64_t stride, AxisValue(point, "stride"));
         if (stride > kBankMaxStride) {
-          return InvalidArgumentError(c.key + ": stride must be <= " +
-                                      std::to_string(kBankMaxStride));
+          return InvalidArgumentError(c.key +
+                                      ": stride must be <= " + std::to_string(kBankMaxStride));
         }
         c.stride = static_cast<int>(stride);
         break;

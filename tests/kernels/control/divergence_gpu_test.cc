@@ -93,8 +93,10 @@ TEST(DivergenceGpu, EveryVariantMatchesTheReference) {
   WW_REQUIRE_CUDA_DEVICE();
   for (const char* variant : {"thread_branch", "warp_branch", "predicated"}) {
     RunTwiceAndVerify(MakePoint("control.divergence", variant, {{"n", 4096}, {"block_size", 256}}));
-    RunTwiceAndVerify(MakePoint("control.divergence", variant, {{"n", 1000003}, {"block_size", 96}}));
-    RunTwiceAndVerify(MakePoint("control.divergence", variant, {{"n", 1 << 24}, {"block_size", 256}}));
+    RunTwiceAndVerify(
+        MakePoint("control.divergence", variant, {{"n", 1000003}, {"block_size", 96}}));
+    RunTwiceAndVerify(
+        MakePoint("control.divergence", variant, {{"n", 1 << 24}, {"block_size", 256}}));
   }
 }
 

@@ -108,8 +108,8 @@ TEST(IlpGpu, IndependentChainsStandInForMissingWarps) {
   const double four_few = time("ilp4", 1);
   const double one_many = time("ilp1", 8);
   const double four_many = time("ilp4", 8);
-  std::printf("1 block/SM: ilp1 %.4f ms, ilp4 %.4f; 8 blocks/SM: ilp1 %.4f, ilp4 %.4f\n",
-              one_few, four_few, one_many, four_many);
+  std::printf("1 block/SM: ilp1 %.4f ms, ilp4 %.4f; 8 blocks/SM: ilp1 %.4f, ilp4 %.4f\n", one_few,
+              four_few, one_many, four_many);
   ASSERT_GT(four_few, 0);
   ASSERT_GT(four_many, 0);
   EXPECT_GT(one_few / four_few, 1.6);

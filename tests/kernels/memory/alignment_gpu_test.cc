@@ -52,7 +52,8 @@ TEST(AlignmentGpu, EveryVariantMatchesTheReference) {
   WW_REQUIRE_CUDA_DEVICE();
   RunTwiceAndVerify(MakePoint("memory.alignment", "aligned", {{"n", 4096}, {"block_size", 256}}));
   RunTwiceAndVerify(MakePoint("memory.alignment", "aligned", {{"n", 1000003}, {"block_size", 96}}));
-  RunTwiceAndVerify(MakePoint("memory.alignment", "aligned", {{"n", 1 << 24}, {"block_size", 256}}));
+  RunTwiceAndVerify(
+      MakePoint("memory.alignment", "aligned", {{"n", 1 << 24}, {"block_size", 256}}));
   for (int64_t offset : {1, 3, 4, 8, 16, 31, 32}) {
     RunTwiceAndVerify(MakePoint("memory.alignment", "misaligned",
                                 {{"n", 1000003}, {"block_size", 96}, {"offset", offset}}));

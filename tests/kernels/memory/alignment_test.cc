@@ -31,7 +31,8 @@ TEST(AlignmentFamily, EveryNightlyPointIsAccepted) {
   const Family* family = FindImplementation("memory.alignment");
   ASSERT_NE(family, nullptr);
   for (const char* variant : {"aligned", "misaligned"}) {
-    const auto made = family->MakeCase(MakePoint("memory.alignment", variant), FakeH100Properties());
+    const auto made =
+        family->MakeCase(MakePoint("memory.alignment", variant), FakeH100Properties());
     EXPECT_TRUE(made.ok()) << variant << ": " << made.status().ToString();
   }
 }

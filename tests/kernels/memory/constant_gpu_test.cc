@@ -106,8 +106,8 @@ TEST(ConstantGpu, DivergentConstantReadsAreSerialised) {
   const double uniform = time("constant_uniform");
   const double divergent = time("constant_divergent");
   const double global = time("global_divergent");
-  std::printf("constant_uniform %.4f ms, constant_divergent %.4f, global_divergent %.4f\n",
-              uniform, divergent, global);
+  std::printf("constant_uniform %.4f ms, constant_divergent %.4f, global_divergent %.4f\n", uniform,
+              divergent, global);
   ASSERT_GT(uniform, 0);
   EXPECT_GT(divergent / uniform, 4.0);
   EXPECT_GT(divergent / global, 2.0);

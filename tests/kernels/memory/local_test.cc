@@ -38,14 +38,14 @@ TEST(LocalFamily, BuiltSizesAreAcceptedOthersRefused) {
   for (int64_t size : {4, 8, 16, 32, 64}) {
     EXPECT_TRUE(LocalArraySizeSupported(size));
     for (const char* variant : {"dynamic_index", "unrolled_registers"}) {
-      const auto made = family->MakeCase(
-          MakePoint("memory.local", variant, {{"array_size", size}}), FakeH100Properties());
+      const auto made = family->MakeCase(MakePoint("memory.local", variant, {{"array_size", size}}),
+                                         FakeH100Properties());
       EXPECT_TRUE(made.ok()) << variant << " " << size << ": " << made.status().ToString();
     }
   }
   EXPECT_FALSE(LocalArraySizeSupported(128));
-  const auto made = family->MakeCase(MakePoint("memory.local", "dynamic_index", {{"array_size", 128}}),
-                                     FakeH100Properties());
+  const auto made = family->MakeCase(
+      MakePoint("memory.local", "dynamic_index", {{"array_size", 128}}), FakeH100Properties());
   ASSERT_FALSE(made.ok());
   EXPECT_EQ(made.status().code(), StatusCode::kInvalidArgument);
 }

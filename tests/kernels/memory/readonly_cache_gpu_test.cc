@@ -90,10 +90,12 @@ double MedianMilliseconds(const catalog::Point& point) {
 TEST(ReadonlyCacheGpu, EveryPathMatchesTheReference) {
   WW_REQUIRE_CUDA_DEVICE();
   for (const char* variant : {"plain", "ldg", "texture"}) {
-    RunTwiceAndVerify(MakePoint("memory.readonly_cache", variant, {{"n", 4096}, {"block_size", 256}}));
+    RunTwiceAndVerify(
+        MakePoint("memory.readonly_cache", variant, {{"n", 4096}, {"block_size", 256}}));
     RunTwiceAndVerify(
         MakePoint("memory.readonly_cache", variant, {{"n", 1000003}, {"block_size", 96}}));
-    RunTwiceAndVerify(MakePoint("memory.readonly_cache", variant, {{"n", 1 << 24}, {"block_size", 256}}));
+    RunTwiceAndVerify(
+        MakePoint("memory.readonly_cache", variant, {{"n", 1 << 24}, {"block_size", 256}}));
   }
 }
 

@@ -52,9 +52,10 @@ TEST(ReadonlyCacheFamily, TextureAboveItsLimitIsSkippedOthersAreNot) {
                               FakeH100Properties());
   ASSERT_FALSE(tex.ok());
   EXPECT_EQ(tex.status().code(), StatusCode::kFailedPrecondition);
-  EXPECT_TRUE(family->MakeCase(MakePoint("memory.readonly_cache", "ldg", {{"n", big}}),
-                               FakeH100Properties())
-                  .ok());
+  EXPECT_TRUE(
+      family
+          ->MakeCase(MakePoint("memory.readonly_cache", "ldg", {{"n", big}}), FakeH100Properties())
+          .ok());
 }
 
 }  // namespace

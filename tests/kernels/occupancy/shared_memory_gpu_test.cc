@@ -91,8 +91,10 @@ double MedianMilliseconds(const catalog::Point& point) {
 
 TEST(SharedMemoryGpu, EveryVariantMatchesTheReference) {
   WW_REQUIRE_CUDA_DEVICE();
-  RunTwiceAndVerify(MakePoint("occupancy.shared_memory", "minimal", {{"n", 4096}, {"block_size", 256}}));
-  RunTwiceAndVerify(MakePoint("occupancy.shared_memory", "minimal", {{"n", 1000003}, {"block_size", 96}}));
+  RunTwiceAndVerify(
+      MakePoint("occupancy.shared_memory", "minimal", {{"n", 4096}, {"block_size", 256}}));
+  RunTwiceAndVerify(
+      MakePoint("occupancy.shared_memory", "minimal", {{"n", 1000003}, {"block_size", 96}}));
   for (int64_t bytes : {16384, 49152, 102400, 232448 - 1024}) {
     RunTwiceAndVerify(MakePoint("occupancy.shared_memory", "padded",
                                 {{"n", 1000003}, {"block_size", 96}, {"shared_bytes", bytes}}));
@@ -111,9 +113,9 @@ TEST(SharedMemoryGpu, FewerResidentBlocksCopySlower) {
   WW_REQUIRE_CUDA_DEVICE();
   const double minimal = MedianMilliseconds(
       MakePoint("occupancy.shared_memory", "minimal", {{"n", 1 << 24}, {"block_size", 256}}));
-  const double padded = MedianMilliseconds(MakePoint(
-      "occupancy.shared_memory", "padded",
-      {{"n", 1 << 24}, {"block_size", 256}, {"shared_bytes", 102400}}));
+  const double padded = MedianMilliseconds(
+      MakePoint("occupancy.shared_memory", "padded",
+                {{"n", 1 << 24}, {"block_size", 256}, {"shared_bytes", 102400}}));
   std::printf("minimal %.4f ms, padded to 100 KiB %.4f ms\n", minimal, padded);
   ASSERT_GT(minimal, 0);
   EXPECT_GT(padded / minimal, 1.3);

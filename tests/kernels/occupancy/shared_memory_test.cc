@@ -24,16 +24,16 @@ TEST(SharedMemoryFamily, NightlyPointsAreAcceptedTooLittleOrTooMuchIsNot) {
   const cudaDeviceProp prop = FakeH100Properties();
   EXPECT_TRUE(family->MakeCase(MakePoint("occupancy.shared_memory", "minimal"), prop).ok());
   for (int64_t bytes : {16384, 49152, 102400}) {
-    EXPECT_TRUE(family
-                    ->MakeCase(MakePoint("occupancy.shared_memory", "padded",
-                                         {{"shared_bytes", bytes}}),
-                               prop)
-                    .ok())
+    EXPECT_TRUE(
+        family
+            ->MakeCase(MakePoint("occupancy.shared_memory", "padded", {{"shared_bytes", bytes}}),
+                       prop)
+            .ok())
         << bytes;
   }
-  auto small = family->MakeCase(
-      MakePoint("occupancy.shared_memory", "padded", {{"block_size", 1024}, {"shared_bytes", 1024}}),
-      prop);
+  auto small = family->MakeCase(MakePoint("occupancy.shared_memory", "padded",
+                                          {{"block_size", 1024}, {"shared_bytes", 1024}}),
+                                prop);
   ASSERT_FALSE(small.ok());
   EXPECT_EQ(small.status().code(), StatusCode::kInvalidArgument);
   auto big = family->MakeCase(

@@ -95,8 +95,10 @@ TEST(BankConflictsGpu, EveryVariantAndStrideMatchesTheReference) {
   const int64_t small = kBankReadsPerThread * 64;
   const int64_t odd = kBankReadsPerThread * 1000;  // 1000 threads: a partial last block of 96
   for (const char* variant : {"conflict_free", "broadcast"}) {
-    RunTwiceAndVerify(MakePoint("shared.bank_conflicts", variant, {{"n", small}, {"block_size", 32}}));
-    RunTwiceAndVerify(MakePoint("shared.bank_conflicts", variant, {{"n", odd}, {"block_size", 96}}));
+    RunTwiceAndVerify(
+        MakePoint("shared.bank_conflicts", variant, {{"n", small}, {"block_size", 32}}));
+    RunTwiceAndVerify(
+        MakePoint("shared.bank_conflicts", variant, {{"n", odd}, {"block_size", 96}}));
   }
   for (int64_t stride = 1; stride <= kBankMaxStride; ++stride) {
     RunTwiceAndVerify(MakePoint("shared.bank_conflicts", "strided",
@@ -118,8 +120,9 @@ TEST(BankConflictsGpu, ConflictsCostTheirDegreeAndBroadcastsAndOddStridesNothing
   const double three = time("strided", 3);
   const double thirty_two = time("strided", 32);
   const double broadcast = time("broadcast", 1);
-  std::printf("conflict_free %.4f ms, stride 2 %.4f, stride 3 %.4f, stride 32 %.4f, broadcast %.4f\n",
-              free, two, three, thirty_two, broadcast);
+  std::printf(
+      "conflict_free %.4f ms, stride 2 %.4f, stride 3 %.4f, stride 32 %.4f, broadcast %.4f\n", free,
+      two, three, thirty_two, broadcast);
   ASSERT_GT(free, 0);
   EXPECT_GT(two / free, 1.5);
   EXPECT_LT(three / free, 1.3);
