@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "kernels/control/divergence/divergence_kernels.h"
 #include "kernels/control/divergence/divergence_paths.h"
@@ -46,13 +47,28 @@ TEST(DivergencePaths, ResultsDependOnTheInputAndDifferBetweenPaths) {
 TEST(DivergenceReference, FollowsTheBranchOfEachElement) {
   for (DivergenceBranch branch :
        {DivergenceBranch::kThread, DivergenceBranch::kWarp, DivergenceBranch::kPredicated}) {
-    const auto out = DivergenceReference(branch, 100, kSeed);
+    std::vector<int64_t> indices(100);
+    for (int i = 0; i < 100; ++i) indices[i] = i;
+    const auto out = DivergenceReference(branch, indices, kSeed);
     for (int i = 0; i < 100; ++i) {
       const float x = SeededFloat(kSeed, i);
       EXPECT_EQ(out[i], DivergenceTakesPathA(branch, i) ? DivergencePathA(x) : DivergencePathB(x))
           << i;
     }
   }
+}
+
+TEST(DivergenceVerifiedElements, CoverBothEdgesAndAStrideBetweenInOrder) {
+  EXPECT_EQ(DivergenceVerifiedElements(10).size(), 10u);
+  const int64_t n = 1 << 20;
+  const auto picked = DivergenceVerifiedElements(n);
+  ASSERT_GT(picked.size(), 2u * kDivergenceVerifyEdge);
+  EXPECT_EQ(picked.front(), 0);
+  EXPECT_EQ(picked.back(), n - 1);
+  EXPECT_EQ(picked[kDivergenceVerifyEdge - 1], kDivergenceVerifyEdge - 1);
+  EXPECT_EQ(picked[kDivergenceVerifyEdge] % kDivergenceVerifyStride, 0);
+  for (size_t k = 1; k < picked.size(); ++k) ASSERT_LT(picked[k - 1], picked[k]);
+  EXPECT_LT(picked.size(), 2u * kDivergenceVerifyEdge + n / kDivergenceVerifyStride + 1);
 }
 
 TEST(DivergenceReference, CountsThePathAElements) {

@@ -16,7 +16,7 @@ using testing::FakeH100Properties;
 using testing::MakePoint;
 
 TEST(UnrollReference, RunsEveryStepOfEveryRepetition) {
-  const auto out = UnrollReference(2, kSeed);
+  const auto out = UnrollReference({0, 1}, kSeed);
   const float x = SeededFloat(kSeed, 1);
   float y = x;
   for (int step = 0; step < kUnrollOuterReps * kUnrollInnerSteps; ++step) {
@@ -24,6 +24,15 @@ TEST(UnrollReference, RunsEveryStepOfEveryRepetition) {
   }
   EXPECT_EQ(out[1], y);
   EXPECT_NE(out[0], out[1]);
+}
+
+TEST(UnrollVerifiedElements, CoverBothEdgesAndAStrideBetween) {
+  const int64_t n = 1 << 24;
+  const auto picked = UnrollVerifiedElements(n);
+  EXPECT_EQ(picked.front(), 0);
+  EXPECT_EQ(picked.back(), n - 1);
+  EXPECT_EQ(picked[kUnrollVerifyEdge] % kUnrollVerifyStride, 0);
+  EXPECT_EQ(UnrollVerifiedElements(7).size(), 7u);
 }
 
 TEST(UnrollFamily, EveryNightlyPointIsAccepted) {

@@ -18,7 +18,7 @@ using testing::MakePoint;
 
 TEST(LocalReference, FoldsTheRotatedArrayRoundByRound) {
   const int size = 4;
-  const auto out = LocalReference(3, size, kSeed);
+  const auto out = LocalReference({0, 1, 2}, size, kSeed);
   ASSERT_EQ(out.size(), 3u);
   const float x = SeededFloat(kSeed, 2);
   float acc = 0.0f;
@@ -30,6 +30,15 @@ TEST(LocalReference, FoldsTheRotatedArrayRoundByRound) {
   }
   EXPECT_EQ(out[2], acc);
   EXPECT_NE(out[0], out[1]);
+}
+
+TEST(LocalVerifiedElements, CoverBothEdgesAndAStrideBetween) {
+  const int64_t n = 1 << 20;
+  const auto picked = LocalVerifiedElements(n);
+  EXPECT_EQ(picked.front(), 0);
+  EXPECT_EQ(picked.back(), n - 1);
+  EXPECT_EQ(picked[kLocalVerifyEdge] % kLocalVerifyStride, 0);
+  EXPECT_EQ(LocalVerifiedElements(5).size(), 5u);
 }
 
 TEST(LocalFamily, BuiltSizesAreAcceptedOthersRefused) {
