@@ -22,7 +22,7 @@ FamilyInfo LatencyIlp() {
   f.axes = {
       BlockSizeAxis({256}),
       Axis("blocks_per_sm", "resident blocks launched per SM (grid = SM count x this)",
-           {1, 2, 8}, 1, 32),
+           {1, 8}, 1, 32),
   };
   f.counters = {kFmaPipe, kIssueActive, kSmThroughput};
   return f;

@@ -47,7 +47,9 @@ FamilyInfo MemoryAlignment() {
   f.axes = {
       ProblemSizeAxis("float elements copied", {1 << 24}, 1 << 10, int64_t{1} << 28),
       BlockSizeAxis({256}),
-      Axis("offset", "elements the read start is shifted by", {1, 4, 16, 32}, 1, 32),
+      // 1 float: warps straddle 32-byte sectors; 16 floats (64 bytes): sector-aligned but not on a
+      // 128-byte line (32 is aligned again, as the guide's figure shows, so not in the nightly).
+      Axis("offset", "elements the read start is shifted by", {1, 16}, 1, 32),
   };
   f.axes.back().variants = {"misaligned"};
   f.counters = {kGlobalLoadEfficiency, kGlobalLoadSectors, kGlobalLoadRequests, kDramThroughput};

@@ -67,7 +67,7 @@ FamilyInfo OccupancySharedMemory() {
        false},
   };
   AxisInfo bytes = Axis("shared_bytes", "dynamic shared memory per block in bytes",
-                        {16384, 49152, 102400}, 1024, 232448);
+                        {49152, 102400}, 1024, 232448);
   bytes.multiple_of = 1024;
   bytes.variants = {"padded"};
   f.axes = {

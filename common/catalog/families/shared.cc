@@ -25,7 +25,7 @@ FamilyInfo SharedBankConflicts() {
                       1 << 10, int64_t{1} << 30),
       BlockSizeAxis({256}),
       Axis("stride", "distance in 32-bit words between neighbouring threads' addresses",
-           {2, 3, 8, 32}, 1, 32),
+           {2, 3, 32}, 1, 32),
   };
   f.axes[0].multiple_of = 1024;
   f.axes.back().variants = {"strided"};
