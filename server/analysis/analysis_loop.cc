@@ -57,7 +57,8 @@ StatusOr<int> AnalysisLoop::RunOnce() {
       if (Retryable(run.status())) return run.status();
       ++errors_;  // the store marked the run SKIPPED; go on with the next one
       ++claimed;
-      spdlog::warn("msg=\"run analysis failed; run skipped\" error=\"{}\"", run.status().ToString());
+      spdlog::warn("msg=\"run analysis failed; run skipped\" error=\"{}\"",
+                   run.status().ToString());
       continue;
     }
     if (!run->has_value()) break;
@@ -102,8 +103,8 @@ void AnalysisLoop::Loop() {
     }
     // Runs are left and the pass went well: the next pass at once. After a failure, wait (a run
     // that keeps failing must not spin the loop).
-    const bool more = claimed.ok() && *claimed >= options_.max_runs_per_pass &&
-                      errors_.load() == errors_before;
+    const bool more =
+        claimed.ok() && *claimed >= options_.max_runs_per_pass && errors_.load() == errors_before;
     if (more) {
       std::lock_guard<std::mutex> lock(mu_);
       if (stop_) return;

@@ -84,10 +84,10 @@ struct Finding {
   std::vector<int64_t> baseline_run_ids;  // OUTLIER: the other devices' runs
   double baseline_median_seconds = 0;
   double new_median_seconds = 0;
-  double change = 0;                     // new / baseline - 1
-  std::optional<double> p_value;         // Mann-Whitney U on samples; evidence only
-  std::optional<double> z;               // robust z of the new median
-  std::optional<double> cycles_change;   // set when both clocks are known
+  double change = 0;                    // new / baseline - 1
+  std::optional<double> p_value;        // Mann-Whitney U on samples; evidence only
+  std::optional<double> z;              // robust z of the new median
+  std::optional<double> cycles_change;  // set when both clocks are known
   double baseline_sm_clock_mhz = 0;
   double new_sm_clock_mhz = 0;
   std::string blame = "NONE";  // "NONE", "CODE", "ENVIRONMENT"

@@ -48,9 +48,9 @@ SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase*
   }
   const detect::SeriesDecision d = detect::DecideSeries(confirmation->point, baseline, config);
   char evidence[256];
-  std::snprintf(evidence, sizeof(evidence), " (confirmation run: %+.2f %%, z %.1f, %s, %zu baseline runs)",
-                d.time.change * 100, d.time.z, detect::VerdictName(d.verdict),
-                d.baseline_runs_used);
+  std::snprintf(evidence, sizeof(evidence),
+                " (confirmation run: %+.2f %%, z %.1f, %s, %zu baseline runs)", d.time.change * 100,
+                d.time.z, detect::VerdictName(d.verdict), d.baseline_runs_used);
   if (d.verdict == detect::Verdict::kUnsure) {
     return {kStateOpen, "unconfirmed: the confirmation run could not be judged: " + d.reason};
   }

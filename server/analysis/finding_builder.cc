@@ -23,19 +23,21 @@ std::string MethodText(const detect::SeriesDecision& decision,
       "(N %.0f",
       config.z_threshold, config.min_relative_change * 100, config.mad_floor_relative * 100,
       static_cast<double>(decision.baseline_runs_used), static_cast<double>(config.baseline_runs));
-  method += Format(", at least %.0f; own device preferred); cycles (time x SM clock) judged "
-                   "alike when the clocks differ by more than %.1f %%; Mann-Whitney U p on raw "
-                   "samples is evidence only",
-                   static_cast<double>(config.min_baseline_runs), config.clock_tolerance * 100);
+  method += Format(
+      ", at least %.0f; own device preferred); cycles (time x SM clock) judged "
+      "alike when the clocks differ by more than %.1f %%; Mann-Whitney U p on raw "
+      "samples is evidence only",
+      static_cast<double>(config.min_baseline_runs), config.clock_tolerance * 100);
   return method;
 }
 
 // The first event's note: why the finding starts in `state`.
 std::string StartNote(const std::string& state, const detect::SeriesDecision& decision) {
   if (state == kStateDismissed) {
-    return Format("blamed on the GPU, not the code: SM clock %.0f -> %.0f MHz, cycles within the "
-                  "series' noise; not confirmed, not opened",
-                  decision.baseline_sm_clock_mhz, decision.new_sm_clock_mhz) +
+    return Format(
+               "blamed on the GPU, not the code: SM clock %.0f -> %.0f MHz, cycles within the "
+               "series' noise; not confirmed, not opened",
+               decision.baseline_sm_clock_mhz, decision.new_sm_clock_mhz) +
            (decision.reason.empty() ? "" : " (" + decision.reason + ")");
   }
   if (state == kStateOpen) {

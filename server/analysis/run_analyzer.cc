@@ -3,8 +3,8 @@
 
 #include <map>
 #include <set>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server/analysis/confirmation_plan.h"
@@ -54,8 +54,7 @@ StatusOr<detect::SeriesDecision> Decide(AnalysisTx& tx, const RunCase& c,
   return detect::DecideSeries(c.point, baseline, config);
 }
 
-StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx,
-                                                 const std::vector<RunCase>& cases,
+StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vector<RunCase>& cases,
                                                  const AnalysisConfig& config) {
   RunAnalysisSummary summary;
   summary.cases = static_cast<int>(cases.size());
@@ -94,15 +93,16 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   ASSIGN_OR_RETURN(SeriesMap device,
                    tx.LoadSeries(series_ids, run.device_uuid, config.history_runs, max_throttled));
   const int64_t window_us = std::chrono::microseconds(config.fleet_window).count();
-  ASSIGN_OR_RETURN(auto fleet, tx.LatestPerDevice(series_ids, run.finished_at_micros - window_us,
-                                                  run.finished_at_micros,
-                                                  config.fleet.max_throttled_fraction));
+  ASSIGN_OR_RETURN(auto fleet,
+                   tx.LatestPerDevice(series_ids, run.finished_at_micros - window_us,
+                                      run.finished_at_micros, config.fleet.max_throttled_fraction));
 
   std::vector<Finding> findings;
   std::vector<const RunCase*> finding_cases;
   for (const RunCase& c : cases) {
-    ASSIGN_OR_RETURN(detect::SeriesDecision decision,
-                     Decide(tx, c, HistoryBefore(model, device, c.series_id, run), config.detection));
+    ASSIGN_OR_RETURN(
+        detect::SeriesDecision decision,
+        Decide(tx, c, HistoryBefore(model, device, c.series_id, run), config.detection));
     if (auto f = FindingFromDecision(run, c, decision, config.detection)) {
       findings.push_back(std::move(*f));
       finding_cases.push_back(&c);
@@ -128,9 +128,9 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   if (!suspects.empty()) {
     ASSIGN_OR_RETURN(v1::JobSpec original, tx.JobSpecOfRun());
     const v1::JobSpec spec = ConfirmationSpec(original, suspects, run.device_uuid, run.run_id);
-    ASSIGN_OR_RETURN(summary.confirmation_job_id,
-                     tx.EnqueueConfirmationJob(spec, static_cast<int64_t>(suspects.size()),
-                                               suspect_ids));
+    ASSIGN_OR_RETURN(
+        summary.confirmation_job_id,
+        tx.EnqueueConfirmationJob(spec, static_cast<int64_t>(suspects.size()), suspect_ids));
   }
   for (int64_t id : ids) summary.findings += id != 0 ? 1 : 0;
 

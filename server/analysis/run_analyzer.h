@@ -15,8 +15,8 @@ namespace warpwatch::server::analysis {
 
 // What one analysis wrote (for logs and tests).
 struct RunAnalysisSummary {
-  int cases = 0;              // measurements of the run
-  int findings = 0;           // regression rows inserted (regressions, improvements, outliers)
+  int cases = 0;     // measurements of the run
+  int findings = 0;  // regression rows inserted (regressions, improvements, outliers)
   int64_t confirmation_job_id = 0;
   int change_point_series = 0;  // series whose change points were replaced
   int resolved = 0;             // suspects resolved (confirmation runs)

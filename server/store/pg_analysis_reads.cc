@@ -52,7 +52,8 @@ std::vector<std::string> Split(const std::string& literal) {
   size_t start = 0;
   while (true) {
     const size_t comma = body.find(',', start);
-    out.push_back(body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    out.push_back(
+        body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -90,7 +91,8 @@ std::vector<int64_t> ParseBigintArray(const std::string& literal) {
 }
 
 StatusOr<std::vector<RunCase>> PgAnalysisTx::LoadRunCases() {
-  return GuardPg<StatusOr<std::vector<RunCase>>>("LoadRunCases", [&]() -> StatusOr<std::vector<RunCase>> {
+  return GuardPg<
+      StatusOr<std::vector<RunCase>>>("LoadRunCases", [&]() -> StatusOr<std::vector<RunCase>> {
     pqxx::result rows = tx_.exec_params(
         std::string("SELECT m.id, m.case_canonical, m.family, m.variant,"
                     " coalesce((SELECT string_agg(key || '=' || value, '&') FROM"
@@ -141,13 +143,14 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
     pqxx::result rows = tx_.exec_params(
         std::string("SELECT t.series_id, t.id, t.device_uuid, t.status, t.verified,"
                     " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, ") +
-            MicrosSql("t.started_at") +
-            " FROM (SELECT m.series_id, r.started_at, " + kPointColumns +
+            MicrosSql("t.started_at") + " FROM (SELECT m.series_id, r.started_at, " +
+            kPointColumns +
             ", row_number() OVER (PARTITION BY m.series_id ORDER BY r.started_at DESC, r.id DESC)"
             "   AS k"
             " FROM measurement m JOIN run r ON r.id = m.run_id"
             " WHERE m.series_id = ANY($1::text[]) AND ($2::text = '' OR r.device_uuid = $2::text)"
-            " AND" + kHistoryRun + " AND" + GoodPoint(3) +
+            " AND" +
+            kHistoryRun + " AND" + GoodPoint(3) +
             ") t WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
         TextArrayLiteral(series_ids), device_uuid, max_throttled_fraction,
         static_cast<int64_t>(newest));
@@ -166,13 +169,13 @@ StatusOr<std::vector<detect::RunPoint>> PgAnalysisTx::LoadPoints(
     const std::string& series_id, const std::vector<int64_t>& run_ids, bool with_samples) {
   using Result = std::vector<detect::RunPoint>;
   return GuardPg<StatusOr<Result>>("LoadPoints", [&]() -> StatusOr<Result> {
-    pqxx::result rows = tx_.exec_params(
-        std::string("SELECT ") + kPointColumns +
-            ", CASE WHEN $3::boolean THEN m.samples_seconds::text ELSE '{}' END"
-            " FROM measurement m JOIN run r ON r.id = m.run_id"
-            " WHERE m.series_id = $1 AND m.run_id = ANY($2::bigint[])"
-            " ORDER BY r.started_at, r.id",
-        series_id, BigintArrayLiteral(run_ids), with_samples);
+    pqxx::result rows =
+        tx_.exec_params(std::string("SELECT ") + kPointColumns +
+                            ", CASE WHEN $3::boolean THEN m.samples_seconds::text ELSE '{}' END"
+                            " FROM measurement m JOIN run r ON r.id = m.run_id"
+                            " WHERE m.series_id = $1 AND m.run_id = ANY($2::bigint[])"
+                            " ORDER BY r.started_at, r.id",
+                        series_id, BigintArrayLiteral(run_ids), with_samples);
     Result out;
     for (const pqxx::row& row : rows) {
       detect::RunPoint p = PointFromRow(row, 0);
@@ -195,7 +198,8 @@ StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::Lat
             " WHERE m.series_id = ANY($1::text[]) AND r.device_uuid <> ''"
             " AND r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
             " AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
-            " AND" + kHistoryRun + " AND" + GoodPoint(4) +
+            " AND" +
+            kHistoryRun + " AND" + GoodPoint(4) +
             " ORDER BY m.series_id, r.device_uuid, r.finished_at DESC, r.id DESC",
         TextArrayLiteral(series_ids), from_micros, to_micros, max_throttled_fraction);
     Result out;

@@ -62,7 +62,7 @@ class PgAnalysisStore : public analysis::AnalysisStore {
 };
 
 StatusOr<std::optional<int64_t>> PgAnalysisStore::ClaimAndAnalyze(const Analyze& analyze,
-                                                                   int64_t* claimed) {
+                                                                  int64_t* claimed) {
   using Result = std::optional<int64_t>;
   return Transact<Result>(pool_, "AnalyzeNextRun", [&](pqxx::work& tx) -> StatusOr<Result> {
     *claimed = 0;
@@ -103,8 +103,8 @@ StatusOr<std::optional<int64_t>> PgAnalysisStore::AnalyzeNextRun(const Analyze& 
   StatusOr<std::optional<int64_t>> result = ClaimAndAnalyze(analyze, &claimed);
   // ABORTED from inside the analysis (a deadlock or serialization failure the analysis saw):
   // the claim is rolled back; try again, as Transact does for its own statements.
-  for (int i = 0; i < kMaxClaimRetries && !result.ok() &&
-                  result.status().code() == StatusCode::kAborted;
+  for (int i = 0;
+       i < kMaxClaimRetries && !result.ok() && result.status().code() == StatusCode::kAborted;
        ++i) {
     result = ClaimAndAnalyze(analyze, &claimed);
   }
@@ -124,24 +124,24 @@ StatusOr<std::optional<int64_t>> PgAnalysisStore::AnalyzeNextRun(const Analyze& 
 }
 
 StatusOr<int> PgAnalysisStore::OpenSuspectsOfAbandonedConfirmations() {
-  return Transact<int>(pool_, "OpenSuspectsOfAbandonedConfirmations",
-                       [&](pqxx::work& tx) -> StatusOr<int> {
-    pqxx::result r = tx.exec_params(
-        "WITH abandoned AS ("
-        "  SELECT g.id, j.id AS job_id, j.state AS job_state FROM regression g"
-        "  JOIN job j ON j.id = g.confirmation_job_id"
-        "  WHERE g.state = 'SUSPECTED' AND j.state IN ('FAILED', 'CANCELLED')"
-        "  FOR UPDATE OF g SKIP LOCKED),"
-        " opened AS ("
-        "  UPDATE regression g SET state = 'OPEN', updated_at = now() FROM abandoned a"
-        "  WHERE g.id = a.id RETURNING g.id, a.job_id, a.job_state)"
-        " INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
-        " SELECT id, 'SUSPECTED', 'OPEN', $1, 'unconfirmed: confirmation job ' || job_id ||"
-        "  ' ended ' || job_state || '; opened on the first run''s evidence alone'"
-        " FROM opened RETURNING 1",
-        std::string(analysis::kDetectorActor));
-    return static_cast<int>(r.size());
-  });
+  return Transact<int>(
+      pool_, "OpenSuspectsOfAbandonedConfirmations", [&](pqxx::work& tx) -> StatusOr<int> {
+        pqxx::result r = tx.exec_params(
+            "WITH abandoned AS ("
+            "  SELECT g.id, j.id AS job_id, j.state AS job_state FROM regression g"
+            "  JOIN job j ON j.id = g.confirmation_job_id"
+            "  WHERE g.state = 'SUSPECTED' AND j.state IN ('FAILED', 'CANCELLED')"
+            "  FOR UPDATE OF g SKIP LOCKED),"
+            " opened AS ("
+            "  UPDATE regression g SET state = 'OPEN', updated_at = now() FROM abandoned a"
+            "  WHERE g.id = a.id RETURNING g.id, a.job_id, a.job_state)"
+            " INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
+            " SELECT id, 'SUSPECTED', 'OPEN', $1, 'unconfirmed: confirmation job ' || job_id ||"
+            "  ' ended ' || job_state || '; opened on the first run''s evidence alone'"
+            " FROM opened RETURNING 1",
+            std::string(analysis::kDetectorActor));
+        return static_cast<int>(r.size());
+      });
 }
 
 StatusOr<bool> PgAnalysisStore::WaitForFinishedRun(std::chrono::milliseconds timeout) {

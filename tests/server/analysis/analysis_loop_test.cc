@@ -1,11 +1,12 @@
 // The analysis loop on a real PostgreSQL: a finished run is analysed within moments because the
 // database's NOTIFY wakes the loop (its fallback timer is a minute), bounded passes, readiness.
+#include "server/analysis/analysis_loop.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
-#include "server/analysis/analysis_loop.h"
 #include "tests/server/analysis/analysis_test_util.h"
 
 namespace warpwatch::server::testing {
@@ -35,8 +36,10 @@ TEST_F(AnalysisLoopTest, AFinishedRunIsAnalysedWhenItsNotificationArrives) {
   const int64_t run = AddRun({Point{}});
   EXPECT_TRUE(WaitFor(
       [&] {
-        return Sql("SELECT analysis_state FROM run WHERE id = $1", run).at(0).at(0).as<std::string>() ==
-               "DONE";
+        return Sql("SELECT analysis_state FROM run WHERE id = $1", run)
+                   .at(0)
+                   .at(0)
+                   .as<std::string>() == "DONE";
       },
       std::chrono::seconds(15)));
   loop.Stop();
@@ -82,13 +85,15 @@ TEST_F(AnalysisLoopTest, APassOpensTheSuspectsOfAbandonedConfirmations) {
   analysis::AnalysisLoop loop(analysis_store_.get(), analysis::AnalysisLoopOptions());
   ASSERT_OK_AND_ASSIGN(int claimed, loop.RunOnce());
   EXPECT_EQ(claimed, 11);
-  ASSERT_EQ(Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
-            "SUSPECTED");
+  ASSERT_EQ(
+      Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
+      "SUSPECTED");
   Sql("UPDATE job SET state = 'FAILED', finished_at = now() WHERE confirms_run_id = $1", run);
   ASSERT_OK_AND_ASSIGN(int again, loop.RunOnce());
   EXPECT_EQ(again, 0);
-  EXPECT_EQ(Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
-            "OPEN");
+  EXPECT_EQ(
+      Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
+      "OPEN");
 }
 
 }  // namespace

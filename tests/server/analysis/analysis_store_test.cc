@@ -146,7 +146,8 @@ TEST_F(AnalysisStoreTest, AFinishingRunWakesTheWaiter) {
   // The first call establishes LISTEN and says "look now".
   ASSERT_OK_AND_ASSIGN(bool fresh, analysis_store_->WaitForFinishedRun(std::chrono::seconds(2)));
   EXPECT_TRUE(fresh);
-  ASSERT_OK_AND_ASSIGN(bool idle, analysis_store_->WaitForFinishedRun(std::chrono::milliseconds(200)));
+  ASSERT_OK_AND_ASSIGN(bool idle,
+                       analysis_store_->WaitForFinishedRun(std::chrono::milliseconds(200)));
   EXPECT_FALSE(idle);
   std::thread finisher([this] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));

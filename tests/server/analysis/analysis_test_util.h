@@ -29,11 +29,11 @@ struct Point {
   std::string family = "memory.coalescing";
   std::string variant = "copy";
   std::map<std::string, int64_t> params = {{"block_size", 256}, {"n", 16777216}};
-  double median = 1e-4;      // seconds
-  double clock_mhz = 1980;   // median SM clock
+  double median = 1e-4;     // seconds
+  double clock_mhz = 1980;  // median SM clock
   bool ok = true;
   bool verified = true;
-  double throttled = 0;      // fraction
+  double throttled = 0;         // fraction
   std::vector<double> samples;  // raw samples to store; empty: 20 samples around the median
 };
 

@@ -66,7 +66,8 @@ TEST_F(ChangePointFleetTest, StationaryNoiseGivesNoChangePoints) {
 TEST_F(ChangePointFleetTest, ASickDeviceIsReportedAsAFleetOutlierOnItsOwnRun) {
   const char* healthy[] = {"GPU-1", "GPU-2", "GPU-3", "GPU-4"};
   std::vector<int64_t> others;
-  for (const char* uuid : healthy) others.push_back(AddNoisyRuns(Point{}, 1, kNoise, OnDevice(uuid))[0]);
+  for (const char* uuid : healthy)
+    others.push_back(AddNoisyRuns(Point{}, 1, kNoise, OnDevice(uuid))[0]);
   Point sick;
   sick.median = 1.10e-4;
   const int64_t run = AddRun({sick}, OnDevice("GPU-5"));
@@ -78,10 +79,9 @@ TEST_F(ChangePointFleetTest, ASickDeviceIsReportedAsAFleetOutlierOnItsOwnRun) {
   EXPECT_EQ(r[0][0].as<int64_t>(), run);
   EXPECT_EQ(r[0][1].as<std::string>(), "GPU-5");
   EXPECT_EQ(r[0][2].as<std::string>(), "OPEN");
-  EXPECT_EQ(r[0][3].as<std::string>(), "{" + std::to_string(others[0]) + "," +
-                                           std::to_string(others[1]) + "," +
-                                           std::to_string(others[2]) + "," +
-                                           std::to_string(others[3]) + "}");
+  EXPECT_EQ(r[0][3].as<std::string>(),
+            "{" + std::to_string(others[0]) + "," + std::to_string(others[1]) + "," +
+                std::to_string(others[2]) + "," + std::to_string(others[3]) + "}");
   EXPECT_NEAR(r[0][4].as<double>(), 0.10, 0.01);
   EXPECT_NE(r[0][5].as<std::string>().find("fleet"), std::string::npos);
 }

@@ -120,9 +120,8 @@ TEST(ResolveWithConfirmationTest, TheOppositeVerdictIsNoise) {
 
 TEST(ResolveWithConfirmationTest, AnImprovementIsConfirmedByAFasterRun) {
   const RunCase faster = Case("memory.coalescing", "copy", {}, 0.95e-4);
-  EXPECT_EQ(
-      ResolveWithConfirmation(SuspectOf(kKindImprovement), &faster, Baseline(1e-4), {}).state,
-      kStateOpen);
+  EXPECT_EQ(ResolveWithConfirmation(SuspectOf(kKindImprovement), &faster, Baseline(1e-4), {}).state,
+            kStateOpen);
 }
 
 TEST(ResolveWithConfirmationTest, AConfirmationThatCannotBeJudgedOpensUnconfirmed) {

@@ -43,8 +43,8 @@ detect::SeriesDecision Decision(detect::Verdict verdict, detect::Blame blame) {
 }
 
 TEST(FindingFromDecisionTest, ACodeSlowdownIsASuspectedRegressionWithEvidence) {
-  const auto f = FindingFromDecision(
-      ClaimedRunOf(), CopyCase(), Decision(detect::Verdict::kSlower, detect::Blame::kCode), {});
+  const auto f = FindingFromDecision(ClaimedRunOf(), CopyCase(),
+                                     Decision(detect::Verdict::kSlower, detect::Blame::kCode), {});
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, kKindRegression);
   EXPECT_EQ(f->state, kStateSuspected);
@@ -62,16 +62,17 @@ TEST(FindingFromDecisionTest, ACodeSlowdownIsASuspectedRegressionWithEvidence) {
 }
 
 TEST(FindingFromDecisionTest, AFasterRunIsAnImprovement) {
-  const auto f = FindingFromDecision(
-      ClaimedRunOf(), CopyCase(), Decision(detect::Verdict::kFaster, detect::Blame::kCode), {});
+  const auto f = FindingFromDecision(ClaimedRunOf(), CopyCase(),
+                                     Decision(detect::Verdict::kFaster, detect::Blame::kCode), {});
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, kKindImprovement);
   EXPECT_EQ(f->state, kStateSuspected);
 }
 
 TEST(FindingFromDecisionTest, ASlowerGpuIsRecordedDismissed) {
-  const auto f = FindingFromDecision(
-      ClaimedRunOf(), CopyCase(), Decision(detect::Verdict::kSlower, detect::Blame::kEnvironment), {});
+  const auto f =
+      FindingFromDecision(ClaimedRunOf(), CopyCase(),
+                          Decision(detect::Verdict::kSlower, detect::Blame::kEnvironment), {});
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->state, kStateDismissed);
   EXPECT_EQ(f->blame, "ENVIRONMENT");
@@ -79,8 +80,8 @@ TEST(FindingFromDecisionTest, ASlowerGpuIsRecordedDismissed) {
 }
 
 TEST(FindingFromDecisionTest, AnUploadedRunOpensAtOnce) {
-  const auto f = FindingFromDecision(
-      ClaimedRunOf(/*job_id=*/0), CopyCase(), Decision(detect::Verdict::kSlower, detect::Blame::kCode), {});
+  const auto f = FindingFromDecision(ClaimedRunOf(/*job_id=*/0), CopyCase(),
+                                     Decision(detect::Verdict::kSlower, detect::Blame::kCode), {});
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->state, kStateOpen);
   EXPECT_NE(f->note.find("without confirmation"), std::string::npos);

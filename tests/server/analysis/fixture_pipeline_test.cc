@@ -24,8 +24,8 @@ Point PointOf(const detect::CasePoint& c) {
   const size_t slash = c.case_key.find('/');
   const size_t query = c.case_key.find('?');
   p.family = c.case_key.substr(0, slash);
-  p.variant = c.case_key.substr(slash + 1, query == std::string::npos ? std::string::npos
-                                                                       : query - slash - 1);
+  p.variant = c.case_key.substr(slash + 1,
+                                query == std::string::npos ? std::string::npos : query - slash - 1);
   p.params.clear();
   if (query != std::string::npos) {
     std::string rest = c.case_key.substr(query + 1);
@@ -59,7 +59,7 @@ struct Pooled {
   int regressions = 0;  // REGRESSION rows
   int suspected_code = 0;
   int dismissed_environment = 0;
-  int any = 0;          // rows of any kind
+  int any = 0;  // rows of any kind
   int runs_with_job = 0;
 };
 
@@ -92,8 +92,8 @@ class FixturePipelineTest : public AnalysisTest {
         Sql("TRUNCATE run, job, measurement, regression, regression_event, change_point"
             " RESTART IDENTITY CASCADE");
         for (size_t r = 0; r < runs.size(); ++r) {
-          if (r != held_out) AddRun(PointsOf(runs[r], Scenario(), nullptr),
-                                    OnDevice(runs[r].device_uuid));
+          if (r != held_out)
+            AddRun(PointsOf(runs[r], Scenario(), nullptr), OnDevice(runs[r].device_uuid));
         }
         const int64_t run = AddRun(PointsOf(runs[held_out], scenario, &pooled.good),
                                    OnDevice(runs[held_out].device_uuid));
@@ -145,10 +145,11 @@ class FixturePipelineTest : public AnalysisTest {
 
 // The pooled figures, for docs/results/detection_power.md.
 void Report(const char* scenario, const Pooled& p) {
-  std::printf("pipeline leave-one-out, %s: %d good decisions, REGRESSION rows %d (SUSPECTED/CODE "
-              "%d, DISMISSED/ENVIRONMENT %d), rows of any kind %d, confirmation jobs %d\n",
-              scenario, p.good, p.regressions, p.suspected_code, p.dismissed_environment, p.any,
-              p.runs_with_job);
+  std::printf(
+      "pipeline leave-one-out, %s: %d good decisions, REGRESSION rows %d (SUSPECTED/CODE "
+      "%d, DISMISSED/ENVIRONMENT %d), rows of any kind %d, confirmation jobs %d\n",
+      scenario, p.good, p.regressions, p.suspected_code, p.dismissed_environment, p.any,
+      p.runs_with_job);
 }
 
 TEST_F(FixturePipelineTest, IdenticalCodeRaisesAtMostOnePercentFalseAlarms) {

@@ -3,6 +3,8 @@
 // decisions documented in docs/regressions.md ("Detection on every finished run").
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "server/analysis/confirmation_plan.h"
 #include "server/store/detail/conversions.h"
 #include "tests/server/analysis/analysis_test_util.h"
@@ -85,10 +87,10 @@ TEST_F(RunAnalyzerTest, ASlowerRunGetsASuspectedRegressionWithItsEvidence) {
   EXPECT_DOUBLE_EQ(r[0][17].as<double>(), 1980);
   EXPECT_DOUBLE_EQ(r[0][18].as<double>(), 1980);
   EXPECT_FALSE(r[0][19].is_null());
-  pqxx::result events = Sql(
-      "SELECT from_state, to_state, actor FROM regression_event e JOIN regression g"
-      " ON g.id = e.regression_id WHERE g.run_id = $1",
-      run);
+  pqxx::result events =
+      Sql("SELECT from_state, to_state, actor FROM regression_event e JOIN regression g"
+          " ON g.id = e.regression_id WHERE g.run_id = $1",
+          run);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0][0].as<std::string>(), "");
   EXPECT_EQ(events[0][1].as<std::string>(), "SUSPECTED");
@@ -99,7 +101,8 @@ TEST_F(RunAnalyzerTest, AFasterRunGetsAnImprovement) {
   AddBaseline();
   const int64_t run = AddRun({Copy(), Reduce(2.7e-5), Strided(2)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  pqxx::result r = Sql("SELECT kind, case_canonical, change FROM regression WHERE run_id = $1", run);
+  pqxx::result r =
+      Sql("SELECT kind, case_canonical, change FROM regression WHERE run_id = $1", run);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0][0].as<std::string>(), "IMPROVEMENT");
   EXPECT_EQ(r[0][1].as<std::string>(), Canonical(Reduce()));
@@ -126,10 +129,10 @@ TEST_F(RunAnalyzerTest, SuspectsGetOneConfirmationJobOnTheSameDeviceForJustTheir
   AddBaseline();
   const int64_t run = AddRun({Copy(1.06e-4), Reduce(3.3e-5), Strided(2)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  pqxx::result jobs = Sql(
-      "SELECT id, spec::text, state, selector_gpu_uuid, selector_gpu_model, submitted_by,"
-      " priority FROM job WHERE confirms_run_id = $1",
-      run);
+  pqxx::result jobs =
+      Sql("SELECT id, spec::text, state, selector_gpu_uuid, selector_gpu_model, submitted_by,"
+          " priority FROM job WHERE confirms_run_id = $1",
+          run);
   ASSERT_EQ(jobs.size(), 1u);
   const int64_t job_id = jobs[0][0].as<int64_t>();
   EXPECT_EQ(jobs[0][2].as<std::string>(), "QUEUED");
@@ -176,15 +179,16 @@ TEST_F(RunAnalyzerTest, AConfirmationThatAgreesOpensTheRegression) {
   AddBaseline();
   const int64_t run = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  const int64_t job = Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
+  const int64_t job =
+      Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
   const int64_t confirmation = AddRun({Copy(1.059e-4)}, OfJob(job));
   ASSERT_EQ(AnalyzeAll(), 1);
   pqxx::result r = Sql("SELECT state, confirmation_run_id FROM regression WHERE run_id = $1", run);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0][0].as<std::string>(), "OPEN");
   EXPECT_EQ(r[0][1].as<int64_t>(), confirmation);
-  pqxx::result e = Sql(
-      "SELECT from_state, to_state, actor, note FROM regression_event WHERE to_state = 'OPEN'");
+  pqxx::result e =
+      Sql("SELECT from_state, to_state, actor, note FROM regression_event WHERE to_state = 'OPEN'");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0][0].as<std::string>(), "SUSPECTED");
   EXPECT_EQ(e[0][2].as<std::string>(), "detector");
@@ -199,7 +203,8 @@ TEST_F(RunAnalyzerTest, AConfirmationThatDisagreesRecordsNoise) {
   AddBaseline();
   const int64_t run = AddRun({Copy(1.06e-4), Reduce(3.3e-5), Strided(2)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  const int64_t job = Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
+  const int64_t job =
+      Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
   // Copy is back at its level; Reduce stays slower.
   AddRun({Copy(1.0005e-4), Reduce(3.31e-5)}, OfJob(job));
   ASSERT_EQ(AnalyzeAll(), 1);
@@ -222,15 +227,16 @@ TEST_F(RunAnalyzerTest, ConfirmationRunsNeverServeAsBaseline) {
   AddBaseline();
   const int64_t run = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  const int64_t job = Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
+  const int64_t job =
+      Sql("SELECT id FROM job WHERE confirms_run_id = $1", run).at(0).at(0).as<int64_t>();
   const int64_t confirmation = AddRun({Copy(1.06e-4)}, OfJob(job));
   ASSERT_EQ(AnalyzeAll(), 1);
   const int64_t next = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  pqxx::result r = Sql(
-      "SELECT $2 = ANY(baseline_run_ids), $3 = ANY(baseline_run_ids), baseline_run_ids::text"
-      " FROM regression WHERE run_id = $1",
-      next, confirmation, run);
+  pqxx::result r =
+      Sql("SELECT $2 = ANY(baseline_run_ids), $3 = ANY(baseline_run_ids), baseline_run_ids::text"
+          " FROM regression WHERE run_id = $1",
+          next, confirmation, run);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_FALSE(r[0][0].as<bool>()) << r[0][2].as<std::string>();
   EXPECT_TRUE(r[0][1].as<bool>()) << r[0][2].as<std::string>();  // the suspect run is one
@@ -251,7 +257,8 @@ TEST_F(RunAnalyzerTest, ThrottledOrUnverifiedPointsNeverFormOrTriggerABaseline) 
   EXPECT_EQ(Count("true"), 0);  // and they trigger nothing either
   const int64_t run = AddRun({Copy(1.05e-4)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  pqxx::result r = Sql("SELECT baseline_run_ids::text, kind FROM regression WHERE run_id = $1", run);
+  pqxx::result r =
+      Sql("SELECT baseline_run_ids::text, kind FROM regression WHERE run_id = $1", run);
   ASSERT_EQ(r.size(), 1u);  // judged against the good runs only, the slowdown is found
   EXPECT_EQ(r[0][0].as<std::string>(), detail::BigintArrayLiteral(good));
   EXPECT_EQ(r[0][1].as<std::string>(), "REGRESSION");
@@ -291,10 +298,10 @@ TEST_F(RunAnalyzerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpuAndNotOpene
   slow_gpu.clock_mhz = 1700;
   const int64_t run = AddRun({slow_gpu});
   ASSERT_EQ(AnalyzeAll(), 1);
-  pqxx::result r = Sql(
-      "SELECT kind, state, blame, clock_explained, new_sm_clock_mhz, baseline_sm_clock_mhz,"
-      " abs(cycles_change) < 0.01 FROM regression WHERE run_id = $1",
-      run);
+  pqxx::result r =
+      Sql("SELECT kind, state, blame, clock_explained, new_sm_clock_mhz, baseline_sm_clock_mhz,"
+          " abs(cycles_change) < 0.01 FROM regression WHERE run_id = $1",
+          run);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0][0].as<std::string>(), "REGRESSION");
   EXPECT_EQ(r[0][1].as<std::string>(), "DISMISSED");
@@ -311,8 +318,8 @@ TEST_F(RunAnalyzerTest, AnUploadedRunOpensWithoutConfirmation) {
   AddNoisyRuns(Copy(), 10, kNoise, Uploaded());
   const int64_t run = AddRun({Copy(1.06e-4)}, Uploaded());
   ASSERT_EQ(AnalyzeAll(), 11);
-  pqxx::result r = Sql("SELECT state, confirmation_job_id IS NULL FROM regression WHERE run_id = $1",
-                       run);
+  pqxx::result r =
+      Sql("SELECT state, confirmation_job_id IS NULL FROM regression WHERE run_id = $1", run);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0][0].as<std::string>(), "OPEN");
   EXPECT_TRUE(r[0][1].as<bool>());
@@ -328,8 +335,9 @@ TEST_F(RunAnalyzerTest, AConfirmationJobThatFailsOpensItsSuspectsUnconfirmed) {
   Sql("UPDATE job SET state = 'CANCELLED', finished_at = now() WHERE confirms_run_id = $1", run);
   ASSERT_OK_AND_ASSIGN(int opened, analysis_store_->OpenSuspectsOfAbandonedConfirmations());
   EXPECT_EQ(opened, 1);
-  EXPECT_EQ(Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
-            "OPEN");
+  EXPECT_EQ(
+      Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
+      "OPEN");
   pqxx::result e = Sql("SELECT note FROM regression_event WHERE to_state = 'OPEN'");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0][0].as<std::string>().find("CANCELLED"), std::string::npos);
@@ -345,6 +353,52 @@ TEST_F(RunAnalyzerTest, AnalysingARunAgainWritesNothingTwice) {
   EXPECT_EQ(Sql("SELECT count(*) FROM regression_event").at(0).at(0).as<int>(), 1);
   EXPECT_EQ(Sql("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL").at(0).at(0).as<int>(),
             1);
+}
+
+// Two replicas (two stores, two threads) running the real analysis over the same queue: every
+// run analysed once, each slowdown written once with one confirmation job, and the change-point
+// rows of the shared series (taken under the series locks) neither lost nor doubled.
+TEST_F(RunAnalyzerTest, TwoReplicasAnalysingAtOnceWriteEachFindingOnce) {
+  std::normal_distribution<double> normal(0, kNoise);
+  for (int i = 0; i < 12; ++i) {
+    AddRun({Copy(1e-4 * (1 + normal(rng_))), Reduce(3e-5 * (1 + normal(rng_)))},
+           OnDevice(i % 2 == 0 ? kDeviceA : kDeviceB));
+  }
+  std::vector<int64_t> slower;
+  for (int i = 0; i < 6; ++i) {
+    slower.push_back(AddRun({Copy(1.06e-4), Reduce(3.3e-5)},
+                            OnDevice(i % 2 == 0 ? kDeviceA : kDeviceB)));
+  }
+  std::unique_ptr<analysis::AnalysisStore> other = OpenAnalysisStore();
+  int claimed[2] = {0, 0};
+  std::thread a([&] { claimed[0] = AnalyzeAll(analysis_store_.get()); });
+  std::thread b([&] { claimed[1] = AnalyzeAll(other.get()); });
+  a.join();
+  b.join();
+  EXPECT_EQ(claimed[0] + claimed[1], 18);
+  EXPECT_EQ(Sql("SELECT count(*) FROM run WHERE analysis_state <> 'DONE'").at(0).at(0).as<int>(),
+            0);
+  // Each run is judged against the runs that started before it, whichever replica took it, so
+  // the first slower run on each GPU is a regression; which later ones are depends on the baseline
+  // they saw (deterministic), and none is written twice.
+  pqxx::result dup = Sql(
+      "SELECT count(*) FROM (SELECT run_id, case_canonical, kind FROM regression"
+      " GROUP BY 1, 2, 3 HAVING count(*) > 1) d");
+  EXPECT_EQ(dup.at(0).at(0).as<int>(), 0);
+  EXPECT_EQ(Count("run_id = " + std::to_string(slower[0]) + " AND kind = 'REGRESSION'"), 2);
+  EXPECT_EQ(Count("run_id = " + std::to_string(slower[1]) + " AND kind = 'REGRESSION'"), 2);
+  EXPECT_EQ(Sql("SELECT count(*) FROM (SELECT confirms_run_id FROM job WHERE confirms_run_id IS"
+                " NOT NULL GROUP BY 1 HAVING count(*) > 1) d")
+                .at(0)
+                .at(0)
+                .as<int>(),
+            0);
+  EXPECT_EQ(Sql("SELECT count(*) FROM (SELECT series_id, device_uuid, run_id FROM change_point"
+                " GROUP BY 1, 2, 3 HAVING count(*) > 1) d")
+                .at(0)
+                .at(0)
+                .as<int>(),
+            0);
 }
 
 }  // namespace
