@@ -47,6 +47,55 @@ TEST_F(AnalysisLoopTest, AFinishedRunIsAnalysedWhenItsNotificationArrives) {
   EXPECT_EQ(loop.errors(), 0);
 }
 
+v1::Measurement MeasurementOf(double median) {
+  v1::Measurement m;
+  m.mutable_case_()->set_family("memory.coalescing");
+  m.mutable_case_()->set_variant("copy");
+  (*m.mutable_case_()->mutable_params())["n"] = 16777216;
+  m.mutable_case_()->set_canonical("memory.coalescing/copy?n=16777216");
+  m.set_status(v1::POINT_STATUS_OK);
+  m.set_verified(true);
+  m.mutable_stats()->set_median(median);
+  m.set_median_sm_clock_mhz(1980);
+  for (int i = 0; i < 10; ++i) m.add_samples_seconds(median);
+  return m;
+}
+
+// The paths that really finish runs, with the loop running: a worker's FinishJob (the run's state
+// updated) and an offline upload (StoreUploadedRun: the run inserted finished). Both notify.
+TEST_F(AnalysisLoopTest, RunsFinishedByAWorkerOrUploadedAreAnalysedOnTheirNotification) {
+  analysis::AnalysisLoopOptions options;
+  options.fallback_interval = std::chrono::minutes(5);
+  analysis::AnalysisLoop loop(analysis_store_.get(), options);
+  loop.Start();
+  std::this_thread::sleep_for(milliseconds(1500));  // first pass done, waiting on LISTEN
+
+  const std::string worker = Register({MakeDevice(kDeviceA, kModel)});
+  const v1::Job job = Enqueue();
+  ASSERT_OK_AND_ASSIGN(std::optional<Lease> lease,
+                       store_->ClaimJob(worker, kDeviceA, std::chrono::minutes(1)));
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_OK(store_->UploadMeasurements(lease->run_id, worker, {}, {MeasurementOf(1e-4)}).status());
+  ASSERT_OK(
+      store_->FinishJob(worker, job.id(), lease->run_id, v1::JOB_OUTCOME_SUCCEEDED, "").status());
+  auto state_of = [&](int64_t run) {
+    return Sql("SELECT analysis_state FROM run WHERE id = $1", run).at(0).at(0).as<std::string>();
+  };
+  EXPECT_TRUE(WaitFor([&] { return state_of(lease->run_id) == "DONE"; }, std::chrono::seconds(15)));
+
+  v1::RunResult result;
+  result.mutable_environment()->mutable_device()->set_uuid(kDeviceB);
+  result.mutable_environment()->mutable_device()->set_name(kModel);
+  *result.add_measurements() = MeasurementOf(1e-4);
+  ASSERT_OK_AND_ASSIGN(UploadedRun uploaded, store_->StoreUploadedRun(result, "sha-test-1"));
+  ASSERT_TRUE(uploaded.created);
+  EXPECT_TRUE(WaitFor([&] { return state_of(uploaded.run.id()) == "DONE"; },
+                      std::chrono::seconds(15)));
+  loop.Stop();
+  EXPECT_EQ(loop.analysed(), 2);
+  EXPECT_EQ(loop.errors(), 0);
+}
+
 TEST_F(AnalysisLoopTest, APassAnalysesAtMostItsBoundAndTheNextOneTheRest) {
   for (int i = 0; i < 5; ++i) AddRun({Point{}});
   analysis::AnalysisLoopOptions options;
