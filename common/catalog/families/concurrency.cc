@@ -16,14 +16,16 @@ FamilyInfo ConcurrencyStreams() {
       {"serial_pipeline", "copy in, kernel, copy out of n floats in one stream", false, false},
       {"streamed_pipeline", "the same work split in chunks over `streams` streams (overlapped)",
        /*recommended=*/true, false},
-      {"serial_small_kernels", "`streams` small kernels one after another in one stream", false,
-       false},
+      {"serial_small_kernels",
+       "`streams` small kernels (n / streams elements, ceil(SMs / streams) blocks each) one after "
+       "another in one stream",
+       false, false},
       {"concurrent_small_kernels", "the same small kernels, one per stream, running together",
        false, false},
   };
   f.axes = {
-      ProblemSizeAxis("float elements (pipeline) or per small kernel", {1 << 24}, 1 << 10,
-                      int64_t{1} << 27),
+      ProblemSizeAxis("float elements: the pipeline's, or those the small kernels share",
+                      {1 << 24}, 1 << 10, int64_t{1} << 27),
       BlockSizeAxis({256}),
       Axis("streams", "streams, or small kernels, the work is split over", {4}, 1, 32),
   };
