@@ -9,7 +9,7 @@
 
 int main(int argc, char** argv) {
   using namespace warpwatch::cli;  // NOLINT: main only wires the verbs together
-  CLI::App app("warpwatch: submit and follow GPU kernel-suite jobs on a warpwatch server.",
+  CLI::App app("warpwatch: submit and follow GPU kernel-suite jobs on a warpwatch server, and query what they measured.",
                "warpwatch");
   app.require_subcommand(1);
   app.fallthrough();  // shared flags may come after the verb too
@@ -23,6 +23,13 @@ int main(int argc, char** argv) {
   RegisterCancel(app, client, &exit_code);
   RegisterWatch(app, client, &exit_code);
   RegisterWorkers(app, client, &exit_code);
+  RegisterRuns(app, client, &exit_code);
+  RegisterResults(app, client, &exit_code);
+  RegisterSeries(app, client, &exit_code);
+  RegisterCompare(app, client, &exit_code);
+  RegisterRegressions(app, client, &exit_code);
+  RegisterTriage(app, client, &exit_code);
+  RegisterUpload(app, client, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -162,6 +162,7 @@ if [ $gpu = 0 ]; then
     logs     $state/logs/server.log
   Submit the nightly suite:  $bin/warpwatch submit --family '*'
   List jobs:                 $bin/warpwatch jobs
+  Runs and their results:    $bin/warpwatch runs; $bin/warpwatch results RUN
   Stop everything:           deploy/quickstart.sh stop
 
 MSG
@@ -181,17 +182,13 @@ if "$bin/warpwatch-worker" serve --help >/dev/null 2>&1; then
   [ -n "$job" ] || die "submit did not return a job id"
   "$bin/warpwatch" watch "$job" || true
   "$bin/warpwatch" job "$job"
-  if "$bin/warpwatch" --help 2>/dev/null | grep -qE '^ +results( |$)'; then
-    "$bin/warpwatch" results --job "$job" || true
-  elif [ -z "${WARPWATCH_DATABASE_URL:-}" ]; then
-    # No results verb in this build yet: read the stored measurements straight from the database.
-    say "stored measurements of job $job:"
-    as_pg $pgbin/psql -h 127.0.0.1 -p "$pg_port" -U warpwatch -d warpwatch -P pager=off -c \
-      "SELECT m.case_canonical AS case, m.status, round((m.median_seconds * 1e6)::numeric, 2) AS median_us,
-              round(m.gbps::numeric, 1) AS gbps, round(m.theoretical_occupancy::numeric, 2) AS occupancy
-         FROM measurement m JOIN run r ON r.id = m.run_id
-        WHERE r.job_id = $job AND m.status <> 'SKIPPED' ORDER BY m.id"
-  fi
+  # What the job measured: each of its runs (one per GPU it ran on) through `warpwatch results`.
+  runs=$("$bin/warpwatch" --json runs --job "$job" | sed -n 's/^ *"id": *"\([0-9]*\)".*/\1/p')
+  [ -n "$runs" ] || say "job $job stored no run"
+  for run in $runs; do
+    say "results of job $job, run $run:"
+    "$bin/warpwatch" results "$run" || true
+  done
 else
   # The queue-driven worker daemon is not built yet: run the nightly suite directly on this GPU.
   out=$state/results/nightly-$(date -u +%Y%m%dT%H%M%SZ).json

@@ -20,6 +20,15 @@ void RegisterJob(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterCancel(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterWatch(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterWorkers(CLI::App& app, const ClientOptions& client, int* exit_code);
+// History and triage (ResultService): runs, results RUN, series CASE, compare A B, regressions,
+// ack/dismiss/fixed ID (RegisterTriage adds the three), upload FILE.
+void RegisterRuns(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterResults(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterSeries(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterCompare(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterRegressions(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterTriage(CLI::App& app, const ClientOptions& client, int* exit_code);
+void RegisterUpload(CLI::App& app, const ClientOptions& client, int* exit_code);
 
 // Follows job `job_id` until it ends (shared by `watch` and `submit --watch`): a progress bar on a
 // TTY, one line per change otherwise, JSON Lines with --json. Returns the exit code: 0 when the
