@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "common/catalog/plan.h"
 #include "server/detect/series_decision.h"
 
 namespace warpwatch::server::analysis {
@@ -20,11 +21,11 @@ v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunC
   (*spec.mutable_labels())[kConfirmsRunLabel] = std::to_string(run_id);
 
   std::set<std::string> families;
-  std::set<std::string> variants;
+  std::set<std::string> variants;  // "family/variant": a variant of one family only
   std::map<std::string, std::map<std::string, std::set<int64_t>>> axes;  // family -> axis -> values
   for (const RunCase& c : suspects) {
     families.insert(c.family);
-    variants.insert(c.variant);
+    variants.insert(c.family + "/" + c.variant);
     for (const auto& [axis, value] : c.params) axes[c.family][axis].insert(value);
   }
   for (const std::string& family : families) spec.add_families(family);
@@ -38,6 +39,12 @@ v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunC
     }
   }
   return spec;
+}
+
+StatusOr<int64_t> PlannedPoints(const v1::JobSpec& spec) {
+  catalog::PlanLimits limits;
+  ASSIGN_OR_RETURN(std::vector<catalog::Point> points, catalog::ExpandSpec(spec, limits));
+  return static_cast<int64_t>(points.size());
 }
 
 SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase* confirmation,

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status/status.h"
 #include "server/analysis/analysis_store.h"
 #include "server/detect/detection_config.h"
 #include "server/detect/run_point.h"
@@ -18,15 +19,20 @@ namespace warpwatch::server::analysis {
 inline constexpr const char* kConfirmsRunLabel = "warpwatch.confirms_run";
 
 // `original` (the suspect run's job spec) restricted to the suspect cases, on `device_uuid` only:
-// families = the suspects' families, variants = their variants, one axis override per (family,
-// axis) with the suspects' values of that axis, selector = that GPU UUID alone (the worker labels
-// and model glob are dropped: the UUID names the device). Measurement settings, priority,
-// attempts, timeout and labels are kept, plus kConfirmsRunLabel. A spec is a cross product, so
-// when suspects of one family differ in two axes (or two families share no variant) a few more
-// points than the suspects may be measured; only the suspects are judged.
+// families = the suspects' families, variants = "family/variant" of each suspect (a variant of
+// that family only), one axis override per (family, axis) with the suspects' values of that axis,
+// selector = that GPU UUID alone (the worker labels and model glob are dropped: the UUID names the
+// device). Measurement settings, priority, attempts, timeout and labels are kept, plus
+// kConfirmsRunLabel. Within one family the axes still form a product, so suspects of one family
+// that differ in two axes bring a few extra points along; only the suspects are judged.
 // Precondition: `suspects` non-empty.
 v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunCase>& suspects,
                              const std::string& device_uuid, int64_t run_id);
+
+// The number of points the worker will run for `spec` (catalog::ExpandSpec, the rules the worker
+// applies); INVALID_ARGUMENT when the catalog refuses it (a family or axis value that no longer
+// exists), in which case no confirmation job can be queued.
+StatusOr<int64_t> PlannedPoints(const v1::JobSpec& spec);
 
 struct SuspectResolution {
   std::string state;  // kStateOpen or kStateNoise

@@ -2,6 +2,7 @@
 #include "server/analysis/run_analyzer.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -115,22 +116,39 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
       finding_cases.push_back(&c);
     }
   }
-  ASSIGN_OR_RETURN(std::vector<int64_t> ids, tx.InsertFindings(findings));
-
-  // One confirmation job for every suspect of the run.
+  // One confirmation job for every suspect of the run, planned before anything is written: when
+  // the catalog refuses the spec (a family or axis value that no longer exists) the suspects open
+  // unconfirmed instead of waiting for a job that cannot run.
   std::vector<RunCase> suspects;
-  std::vector<int64_t> suspect_ids;
+  std::optional<v1::JobSpec> spec;
+  int64_t points = 0;
   for (size_t i = 0; i < findings.size(); ++i) {
-    if (findings[i].state != kStateSuspected || ids[i] == 0) continue;
-    suspect_ids.push_back(ids[i]);
-    suspects.push_back(*finding_cases[i]);
+    if (findings[i].state == kStateSuspected) suspects.push_back(*finding_cases[i]);
   }
   if (!suspects.empty()) {
     ASSIGN_OR_RETURN(v1::JobSpec original, tx.JobSpecOfRun());
-    const v1::JobSpec spec = ConfirmationSpec(original, suspects, run.device_uuid, run.run_id);
-    ASSIGN_OR_RETURN(
-        summary.confirmation_job_id,
-        tx.EnqueueConfirmationJob(spec, static_cast<int64_t>(suspects.size()), suspect_ids));
+    spec = ConfirmationSpec(original, suspects, run.device_uuid, run.run_id);
+    StatusOr<int64_t> planned = PlannedPoints(*spec);
+    if (planned.ok()) {
+      points = *planned;
+    } else {
+      spec.reset();
+      for (Finding& f : findings) {
+        if (f.state != kStateSuspected) continue;
+        f.state = kStateOpen;
+        f.note = "unconfirmed: no confirmation job can be planned (" + planned.status().message() +
+                 "); opened on this run's evidence alone";
+      }
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<int64_t> ids, tx.InsertFindings(findings));
+  std::vector<int64_t> suspect_ids;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (findings[i].state == kStateSuspected && ids[i] != 0) suspect_ids.push_back(ids[i]);
+  }
+  if (spec && !suspect_ids.empty()) {
+    ASSIGN_OR_RETURN(summary.confirmation_job_id,
+                     tx.EnqueueConfirmationJob(*spec, points, suspect_ids));
   }
   for (int64_t id : ids) summary.findings += id != 0 ? 1 : 0;
 

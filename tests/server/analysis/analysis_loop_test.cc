@@ -89,8 +89,8 @@ TEST_F(AnalysisLoopTest, RunsFinishedByAWorkerOrUploadedAreAnalysedOnTheirNotifi
   *result.add_measurements() = MeasurementOf(1e-4);
   ASSERT_OK_AND_ASSIGN(UploadedRun uploaded, store_->StoreUploadedRun(result, "sha-test-1"));
   ASSERT_TRUE(uploaded.created);
-  EXPECT_TRUE(WaitFor([&] { return state_of(uploaded.run.id()) == "DONE"; },
-                      std::chrono::seconds(15)));
+  EXPECT_TRUE(
+      WaitFor([&] { return state_of(uploaded.run.id()) == "DONE"; }, std::chrono::seconds(15)));
   loop.Stop();
   EXPECT_EQ(loop.analysed(), 2);
   EXPECT_EQ(loop.errors(), 0);

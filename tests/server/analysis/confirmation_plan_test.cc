@@ -8,6 +8,13 @@
 namespace warpwatch::server::analysis {
 namespace {
 
+#define ASSERT_OK_AND_ASSIGN_PLAN(expr, expected)               \
+  do {                                                          \
+    const StatusOr<int64_t> _planned = (expr);                  \
+    ASSERT_TRUE(_planned.ok()) << _planned.status().ToString(); \
+    EXPECT_EQ(*_planned, (expected));                           \
+  } while (0)
+
 RunCase Case(const std::string& family, const std::string& variant,
              std::map<std::string, int64_t> params, double median = 1e-4) {
   RunCase c;
@@ -63,8 +70,8 @@ TEST(ConfirmationSpecTest, KeepsOnlyTheSuspectCasesOnTheirDevice) {
   EXPECT_EQ(spec.families(0), "memory.coalescing");
   EXPECT_EQ(spec.families(1), "reduce");
   ASSERT_EQ(spec.variants_size(), 2);
-  EXPECT_EQ(spec.variants(0), "copy");
-  EXPECT_EQ(spec.variants(1), "cub");
+  EXPECT_EQ(spec.variants(0), "memory.coalescing/copy");
+  EXPECT_EQ(spec.variants(1), "reduce/cub");
   ASSERT_EQ(spec.axes_size(), 3);
   EXPECT_EQ(spec.axes(0).family(), "memory.coalescing");
   EXPECT_EQ(spec.axes(0).axis(), "block_size");
@@ -84,6 +91,15 @@ TEST(ConfirmationSpecTest, KeepsOnlyTheSuspectCasesOnTheirDevice) {
   EXPECT_EQ(spec.priority(), 7);
   EXPECT_EQ(spec.max_attempts(), 2);
   EXPECT_DOUBLE_EQ(spec.timeout_seconds(), 600);
+  // The worker's plan of it is exactly the three suspects (the catalog's own expansion).
+  ASSERT_OK_AND_ASSIGN_PLAN(PlannedPoints(spec), 3);
+}
+
+TEST(ConfirmationSpecTest, ASpecTheCatalogRefusesCannotBePlanned) {
+  const std::vector<RunCase> suspects = {Case("memory.no_such_family", "copy", {{"n", 1}})};
+  const StatusOr<int64_t> planned =
+      PlannedPoints(ConfirmationSpec(v1::JobSpec(), suspects, "GPU-a", 1));
+  EXPECT_EQ(planned.status().code(), StatusCode::kInvalidArgument);
 }
 
 Suspect SuspectOf(const std::string& kind) {

@@ -131,7 +131,7 @@ TEST_F(RunAnalyzerTest, SuspectsGetOneConfirmationJobOnTheSameDeviceForJustTheir
   ASSERT_EQ(AnalyzeAll(), 1);
   pqxx::result jobs =
       Sql("SELECT id, spec::text, state, selector_gpu_uuid, selector_gpu_model, submitted_by,"
-          " priority FROM job WHERE confirms_run_id = $1",
+          " priority, points_total FROM job WHERE confirms_run_id = $1",
           run);
   ASSERT_EQ(jobs.size(), 1u);
   const int64_t job_id = jobs[0][0].as<int64_t>();
@@ -140,6 +140,7 @@ TEST_F(RunAnalyzerTest, SuspectsGetOneConfirmationJobOnTheSameDeviceForJustTheir
   EXPECT_EQ(jobs[0][4].as<std::string>(), "");
   EXPECT_EQ(jobs[0][5].as<std::string>(), "detector");
   EXPECT_EQ(jobs[0][6].as<int>(), 5);  // the original job's priority
+  EXPECT_EQ(jobs[0][7].as<int>(), 2);  // the catalog's plan of the spec: the two suspects
   v1::JobSpec spec;
   ASSERT_OK(detail::MessageFromJson(jobs[0][1].as<std::string>(), &spec));
   EXPECT_EQ(spec.selector().gpu_uuid(), kDeviceA);
@@ -148,8 +149,8 @@ TEST_F(RunAnalyzerTest, SuspectsGetOneConfirmationJobOnTheSameDeviceForJustTheir
   EXPECT_EQ(spec.families(0), "memory.coalescing");
   EXPECT_EQ(spec.families(1), "reduce");
   ASSERT_EQ(spec.variants_size(), 2);
-  EXPECT_EQ(spec.variants(0), "copy");
-  EXPECT_EQ(spec.variants(1), "cub");  // strided (unchanged) is not re-measured
+  EXPECT_EQ(spec.variants(0), "memory.coalescing/copy");
+  EXPECT_EQ(spec.variants(1), "reduce/cub");  // strided (unchanged) is not re-measured
   EXPECT_EQ(spec.measurement().max_samples(), 1000);
   EXPECT_EQ(spec.labels().at("nightly"), "1");
   EXPECT_EQ(spec.labels().at(analysis::kConfirmsRunLabel), std::to_string(run));
@@ -173,6 +174,26 @@ TEST_F(RunAnalyzerTest, SuspectsGetOneConfirmationJobOnTheSameDeviceForJustTheir
                        store_->ClaimJob(worker, kDeviceA, std::chrono::minutes(1)));
   ASSERT_TRUE(lease.has_value());
   EXPECT_EQ(lease->job.id(), job_id);
+}
+
+TEST_F(RunAnalyzerTest, ASuspectNoConfirmationJobCanBePlannedForOpensUnconfirmed) {
+  Point gone = Copy();
+  gone.family = "memory.retired_family";  // measured once, no longer in the catalog
+  AddNoisyRuns(gone, 10, kNoise);
+  gone.median = 1.06e-4;
+  const int64_t run = AddRun({gone});
+  ASSERT_EQ(AnalyzeAll(), 11);
+  pqxx::result r =
+      Sql("SELECT g.state, g.confirmation_job_id IS NULL, e.note FROM regression g"
+          " JOIN regression_event e ON e.regression_id = g.id WHERE g.run_id = $1",
+          run);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "OPEN");
+  EXPECT_TRUE(r[0][1].as<bool>());
+  EXPECT_NE(r[0][2].as<std::string>().find("no confirmation job can be planned"), std::string::npos)
+      << r[0][2].as<std::string>();
+  EXPECT_EQ(Sql("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL").at(0).at(0).as<int>(),
+            0);
 }
 
 TEST_F(RunAnalyzerTest, AConfirmationThatAgreesOpensTheRegression) {
@@ -366,8 +387,8 @@ TEST_F(RunAnalyzerTest, TwoReplicasAnalysingAtOnceWriteEachFindingOnce) {
   }
   std::vector<int64_t> slower;
   for (int i = 0; i < 6; ++i) {
-    slower.push_back(AddRun({Copy(1.06e-4), Reduce(3.3e-5)},
-                            OnDevice(i % 2 == 0 ? kDeviceA : kDeviceB)));
+    slower.push_back(
+        AddRun({Copy(1.06e-4), Reduce(3.3e-5)}, OnDevice(i % 2 == 0 ? kDeviceA : kDeviceB)));
   }
   std::unique_ptr<analysis::AnalysisStore> other = OpenAnalysisStore();
   int claimed[2] = {0, 0};
@@ -381,9 +402,9 @@ TEST_F(RunAnalyzerTest, TwoReplicasAnalysingAtOnceWriteEachFindingOnce) {
   // Each run is judged against the runs that started before it, whichever replica took it, so
   // the first slower run on each GPU is a regression; which later ones are depends on the baseline
   // they saw (deterministic), and none is written twice.
-  pqxx::result dup = Sql(
-      "SELECT count(*) FROM (SELECT run_id, case_canonical, kind FROM regression"
-      " GROUP BY 1, 2, 3 HAVING count(*) > 1) d");
+  pqxx::result dup =
+      Sql("SELECT count(*) FROM (SELECT run_id, case_canonical, kind FROM regression"
+          " GROUP BY 1, 2, 3 HAVING count(*) > 1) d");
   EXPECT_EQ(dup.at(0).at(0).as<int>(), 0);
   EXPECT_EQ(Count("run_id = " + std::to_string(slower[0]) + " AND kind = 'REGRESSION'"), 2);
   EXPECT_EQ(Count("run_id = " + std::to_string(slower[1]) + " AND kind = 'REGRESSION'"), 2);
