@@ -41,6 +41,9 @@ add_library(warpwatch_server_edge STATIC
   service/detail/worker_requests.cc
   queue/job_reaper.cc
   metrics/fleet_metrics.cc
+  metrics/database_metrics.cc
+  metrics/job_metrics.cc
+  metrics/regression_metrics.cc
   metrics/gauge_refresher.cc
   service/result_service.cc
   service/detail/authorized_call.cc

@@ -36,13 +36,18 @@ StatusOr<std::unique_ptr<auth::Authorizer>> MakeAuthorizer(const std::string& to
 
 StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig& config) {
   RETURN_IF_ERROR(ValidateServerConfig(config));
+  std::unique_ptr<ServerRuntime> runtime(new ServerRuntime());
+  // The metrics exist before the store, which reports its errors and pool use to them.
+  ASSIGN_OR_RETURN(runtime->metrics_, metrics::ServerMetrics::Create(config.metrics_listen));
+  runtime->database_metrics_ =
+      std::make_unique<metrics::DatabaseMetrics>(runtime->metrics_->registry());
   PgStoreOptions options;
   options.url = config.database_url;
   options.pool_size = config.pool_size;
+  options.observer = runtime->database_metrics_.get();
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
   const std::string url = config.database_url;
-  ASSIGN_OR_RETURN(std::unique_ptr<ServerRuntime> runtime,
-                   Start(config, std::move(store), [url] { return RunMigrations(url); }));
+  RETURN_IF_ERROR(runtime->Build(config, std::move(store), [url] { return RunMigrations(url); }));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
   return runtime;
 }
@@ -63,7 +68,9 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
                    tls::MakeServerCredentials(
                        tls::TlsFiles{config.tls_cert, config.tls_key, config.tls_client_ca}));
   tls_ = !config.tls_cert.empty();
-  ASSIGN_OR_RETURN(metrics_, metrics::ServerMetrics::Create(config.metrics_listen));
+  if (metrics_ == nullptr) {
+    ASSIGN_OR_RETURN(metrics_, metrics::ServerMetrics::Create(config.metrics_listen));
+  }
   database_ = std::make_unique<Database>(std::move(store), std::move(migrator));
 
   JobServiceOptions job_options;
@@ -85,6 +92,14 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   worker_options.upload.max_bytes = config.max_upload_bytes;
   worker_options.on_upload = [fleet_metrics](const UploadCounts& counts) {
     fleet_metrics->AddIngested(counts.inserted, counts.duplicates);
+  };
+  job_metrics_ = std::make_unique<metrics::JobMetrics>(metrics_->registry());
+  metrics::JobMetrics* job_metrics = job_metrics_.get();
+  worker_options.on_claimed = [job_metrics](const v1::Job& job) {
+    job_metrics->ObserveClaimed(job);
+  };
+  worker_options.on_finished = [job_metrics](const v1::Job& job) {
+    job_metrics->ObserveFinished(job);
   };
   worker_service_ = std::make_unique<WorkerServiceImpl>(database_.get(), authorizer_.get(),
                                                         &shutdown_signal_, worker_options);
@@ -126,14 +141,18 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
       std::chrono::milliseconds(static_cast<int64_t>(config.worker_retention_hours * 3600000));
   reaper_ = std::make_unique<queue::JobReaper>(database_.get(), std::move(reaper_options));
   reaper_->Start();
+  regression_metrics_ = std::make_unique<metrics::RegressionMetrics>(metrics_->registry());
+  metrics::RegressionMetrics* regression_metrics = regression_metrics_.get();
   gauges_ = std::make_unique<metrics::GaugeRefresher>(
       database_.get(), Millis(config.metrics_interval_seconds),
-      [fleet_metrics, heartbeat](Store& store) {
+      [fleet_metrics, regression_metrics, heartbeat](Store& store) {
         StatusOr<std::map<v1::WorkerState, int64_t>> workers =
             store.CountWorkersByState(kHeartbeatsBeforeOffline * heartbeat);
         if (workers.ok()) fleet_metrics->SetWorkerCounts(*workers);
         StatusOr<std::map<v1::JobState, int64_t>> jobs = store.CountJobsByState();
         if (jobs.ok()) fleet_metrics->SetJobs(*jobs);
+        StatusOr<std::vector<RegressionCount>> regressions = store.CountOpenRegressions();
+        if (regressions.ok()) regression_metrics->SetOpen(*regressions);
       });
   gauges_->Start();
 

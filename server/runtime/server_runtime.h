@@ -18,8 +18,11 @@
 #include "server/config/server_config.h"
 #include "server/database/database.h"
 #include "server/health/health_checker.h"
+#include "server/metrics/database_metrics.h"
 #include "server/metrics/fleet_metrics.h"
 #include "server/metrics/gauge_refresher.h"
+#include "server/metrics/job_metrics.h"
+#include "server/metrics/regression_metrics.h"
 #include "server/metrics/server_metrics.h"
 #include "server/queue/job_reaper.h"
 #include "server/service/fleet_service.h"
@@ -69,7 +72,10 @@ class ServerRuntime {
 
   // Declaration order is destruction order reversed: the server goes before what it uses.
   std::unique_ptr<metrics::ServerMetrics> metrics_;
+  std::unique_ptr<metrics::DatabaseMetrics> database_metrics_;  // the store's observer: outlives it
   std::unique_ptr<metrics::FleetMetrics> fleet_metrics_;
+  std::unique_ptr<metrics::JobMetrics> job_metrics_;
+  std::unique_ptr<metrics::RegressionMetrics> regression_metrics_;
   std::unique_ptr<auth::Authorizer> authorizer_;
   std::unique_ptr<Database> database_;
   ShutdownSignal shutdown_signal_;

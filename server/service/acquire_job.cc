@@ -77,6 +77,7 @@ Status WorkerServiceImpl::Acquire(grpc::ServerContext* context,
       return Status(StatusCode::kCancelled, "client went away during the long-poll");
     }
     if (lease.has_value()) {
+      if (options_.on_claimed) options_.on_claimed(lease->job);
       response->set_run_id(lease->run_id);
       *response->mutable_lease_expiry() = lease->expiry;
       *response->mutable_job() = std::move(lease->job);

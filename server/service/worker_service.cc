@@ -108,6 +108,7 @@ grpc::Status WorkerServiceImpl::FinishJob(grpc::ServerContext* context,
         ASSIGN_OR_RETURN(
             *response, store->FinishJob(request->worker_id(), request->job_id(), request->run_id(),
                                         request->outcome(), request->error()));
+        if (options_.on_finished) options_.on_finished(*response);
         spdlog::info("msg=\"job finished\" job_id={} run_id={} worker_id={} outcome={} state={}",
                      response->id(), request->run_id(), request->worker_id(),
                      v1::JobOutcome_Name(request->outcome()), v1::JobState_Name(response->state()));

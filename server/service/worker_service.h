@@ -34,6 +34,10 @@ struct WorkerServiceOptions {
   detail::UploadLimits upload;  // --max-upload-batch, --max-upload-bytes
   // Called after each stored upload (metrics); may be empty. Must be thread-safe.
   std::function<void(const UploadCounts&)> on_upload;
+  // Called with the job as stored after each claim AcquireJob hands out, and after each
+  // FinishJob that succeeded (metrics); may be empty. Must be thread-safe.
+  std::function<void(const v1::Job&)> on_claimed;
+  std::function<void(const v1::Job&)> on_finished;
 };
 
 // Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.

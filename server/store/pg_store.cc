@@ -16,6 +16,7 @@ PoolOptions ToPoolOptions(const PgStoreOptions& options) {
   pool.max_size = options.pool_size;
   pool.acquire_timeout = options.acquire_timeout;
   pool.statement_timeout = options.statement_timeout;
+  pool.observer = options.observer;
   return pool;
 }
 

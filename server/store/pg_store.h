@@ -9,6 +9,7 @@
 
 #include "common/status/status.h"
 #include "server/store/store.h"
+#include "server/store/store_observer.h"
 
 namespace warpwatch::server {
 
@@ -21,6 +22,8 @@ struct PgStoreOptions {
   std::chrono::milliseconds acquire_timeout{1000};
   // SET statement_timeout on every connection; 0 = none.
   std::chrono::milliseconds statement_timeout{10000};
+  // Told of database errors and pool use (metrics); may be null. Not owned: must outlive the store.
+  StoreObserver* observer = nullptr;
 };
 
 // Creates the store. Connects lazily: a database that is down now makes calls answer UNAVAILABLE,

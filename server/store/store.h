@@ -79,6 +79,15 @@ struct WorkerCaller {
   bool admin = false;
 };
 
+// One group of CountOpenRegressions.
+struct RegressionCount {
+  std::string gpu_model;
+  std::string family;
+  std::string kind;   // "REGRESSION", "IMPROVEMENT" or "OUTLIER"
+  std::string state;  // "OPEN" (not triaged yet) or "ACKNOWLEDGED"
+  int64_t count = 0;
+};
+
 struct UploadCounts {
   int inserted = 0;
   int duplicates = 0;  // (run, case canonical) already stored: ignored
@@ -209,6 +218,10 @@ class Store {
   virtual StatusOr<v1::Job> CancelJob(int64_t id, const std::string& reason) = 0;
   // Number of jobs in each state; states without a job are absent. Feeds warpwatch_jobs{state}.
   virtual StatusOr<std::map<v1::JobState, int64_t>> CountJobsByState() = 0;
+  // Unresolved findings of the detector (state OPEN or ACKNOWLEDGED: not yet DISMISSED or FIXED,
+  // no longer SUSPECTED) by GPU model, family, kind and state; groups without one are absent.
+  // Feeds warpwatch_regressions_open.
+  virtual StatusOr<std::vector<RegressionCount>> CountOpenRegressions() = 0;
 
   // ---- Workers ----
 

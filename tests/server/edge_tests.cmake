@@ -32,7 +32,8 @@ warpwatch_strict(warpwatch_rpc_test_fixture)
 add_executable(server_edge_unit_tests
   auth/token_digest_test.cc
   auth/token_file_test.cc
-  config/server_config_test.cc)
+  config/server_config_test.cc
+  metrics/job_and_database_metrics_test.cc)
 target_link_libraries(server_edge_unit_tests PRIVATE warpwatch_server_edge GTest::gtest_main)
 warpwatch_strict(server_edge_unit_tests)
 gtest_discover_tests(server_edge_unit_tests TEST_PREFIX "edge." PROPERTIES LABELS "server")

@@ -8,7 +8,8 @@ add_executable(server_fleet_rpc_tests
   service/worker_runs_rpc_test.cc
   service/fleet_service_rpc_test.cc
   queue/job_reaper_rpc_test.cc
-  metrics/fleet_metrics_test.cc)
+  metrics/fleet_metrics_test.cc
+  metrics/job_metrics_rpc_test.cc)
 target_link_libraries(server_fleet_rpc_tests PRIVATE warpwatch_rpc_test_fixture GTest::gtest_main)
 target_compile_definitions(server_fleet_rpc_tests PRIVATE
   WARPWATCH_CLI_PATH="$<TARGET_FILE:warpwatch>")

@@ -21,7 +21,13 @@ ConnectionPool::ConnectionPool(PoolOptions options) : options_(std::move(options
 
 ConnectionPool::~ConnectionPool() = default;
 
+void ConnectionPool::ReportUse(int open, int idle) const {
+  if (options_.observer != nullptr) options_.observer->OnPoolUse(open - idle, idle, options_.max_size);
+}
+
 StatusOr<ConnectionPool::Handle> ConnectionPool::Acquire() {
+  int open = 0;
+  int idle = 0;
   {
     std::unique_lock<std::mutex> lock(mu_);
     const bool got = cv_.wait_for(lock, options_.acquire_timeout,
@@ -33,10 +39,17 @@ StatusOr<ConnectionPool::Handle> ConnectionPool::Acquire() {
     if (!idle_.empty()) {
       std::unique_ptr<pqxx::connection> conn = std::move(idle_.back());
       idle_.pop_back();
+      open = open_;
+      idle = static_cast<int>(idle_.size());
+      lock.unlock();
+      ReportUse(open, idle);
       return Handle(this, std::move(conn), /*reused=*/true);
     }
     ++open_;  // reserve a slot, connect without the lock
+    open = open_;
+    idle = static_cast<int>(idle_.size());
   }
+  ReportUse(open, idle);
   try {
     auto conn = std::make_unique<pqxx::connection>(options_.url);
     if (options_.statement_timeout.count() > 0) {
@@ -48,33 +61,46 @@ StatusOr<ConnectionPool::Handle> ConnectionPool::Acquire() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       --open_;
+      open = open_;
+      idle = static_cast<int>(idle_.size());
     }
     cv_.notify_one();
+    ReportUse(open, idle);
     return UnavailableError(std::string("database unreachable: ") + e.what());
   }
 }
 
 void ConnectionPool::DropIdle() {
   std::vector<std::unique_ptr<pqxx::connection>> doomed;
+  int open = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
     doomed.swap(idle_);
     open_ -= static_cast<int>(doomed.size());
+    open = open_;
   }
   cv_.notify_all();
+  ReportUse(open, 0);
   // Closed here, outside the lock.
 }
 
 void ConnectionPool::Release(std::unique_ptr<pqxx::connection> conn, bool broken) {
+  int open = 0;
+  int idle = 0;
   if (broken || !conn->is_open()) {
     conn.reset();  // close outside the lock
     std::lock_guard<std::mutex> lock(mu_);
     --open_;
+    open = open_;
+    idle = static_cast<int>(idle_.size());
   } else {
     std::lock_guard<std::mutex> lock(mu_);
     idle_.push_back(std::move(conn));
+    open = open_;
+    idle = static_cast<int>(idle_.size());
   }
   cv_.notify_one();
+  ReportUse(open, idle);
 }
 
 }  // namespace warpwatch::server::detail

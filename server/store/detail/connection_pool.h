@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status/status.h"
+#include "server/store/store_observer.h"
 
 namespace warpwatch::server::detail {
 
@@ -21,6 +22,9 @@ struct PoolOptions {
   int max_size = 8;
   std::chrono::milliseconds acquire_timeout{1000};
   std::chrono::milliseconds statement_timeout{0};  // 0 = server default
+  // Told of every change in the pool's use, and (by Transact) of database errors; may be null.
+  // Not owned; must outlive the pool.
+  StoreObserver* observer = nullptr;
 };
 
 // Adds connect_timeout=`seconds` to a libpq URL ("postgresql://...") or key=value string unless it
@@ -65,9 +69,13 @@ class ConnectionPool {
   StatusOr<Handle> Acquire();
   // Closes every idle connection (after one broke, the others are probably dead too).
   void DropIdle();
+  // PoolOptions::observer (may be null).
+  StoreObserver* observer() const { return options_.observer; }
 
  private:
   void Release(std::unique_ptr<pqxx::connection> conn, bool broken);
+  // Tells the observer (outside mu_) the use counted under mu_ by the caller.
+  void ReportUse(int open, int idle) const;
 
   const PoolOptions options_;
   std::mutex mu_;

@@ -29,6 +29,7 @@ class PgStore : public Store {
   StatusOr<JobPage> ListJobs(const JobFilter& filter) override;
   StatusOr<v1::Job> CancelJob(int64_t id, const std::string& reason) override;
   StatusOr<std::map<v1::JobState, int64_t>> CountJobsByState() override;
+  StatusOr<std::vector<RegressionCount>> CountOpenRegressions() override;
 
   StatusOr<std::string> RegisterWorker(const v1::RegisterRequest& registration,
                                        const WorkerCaller& caller,

@@ -27,7 +27,12 @@ StatusOr<T> Transact(ConnectionPool& pool, const std::string& what, Fn&& fn) {
   bool connection_retried = false;
   while (true) {
     StatusOr<ConnectionPool::Handle> handle = pool.Acquire();
-    if (!handle.ok()) return handle.status().Annotate(what);
+    if (!handle.ok()) {
+      if (pool.observer() != nullptr) {
+        pool.observer()->OnDatabaseError(what, DatabaseErrorKind::kUnavailable);
+      }
+      return handle.status().Annotate(what);
+    }
     const bool reused = handle->reused();
     bool committing = false;
     try {
@@ -50,6 +55,11 @@ StatusOr<T> Transact(ConnectionPool& pool, const std::string& what, Fn&& fn) {
                  serialization_retries < kMaxSerializationRetries) {
         ++serialization_retries;
         continue;
+      }
+      if (pool.observer() != nullptr) {
+        pool.observer()->OnDatabaseError(what, error.kind == PgFailure::kConnection
+                                                   ? DatabaseErrorKind::kConnection
+                                                   : DatabaseErrorKind::kQuery);
       }
       return error.status;
     }

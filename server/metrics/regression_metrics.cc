@@ -1,0 +1,44 @@
+// File: server/metrics/regression_metrics.cc
+#include "server/metrics/regression_metrics.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace warpwatch::server::metrics {
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+RegressionMetrics::RegressionMetrics(prometheus::Registry& registry)
+    : open_(prometheus::BuildGauge()
+                .Name("warpwatch_regressions_open")
+                .Help("The detector's unresolved findings by GPU model, family, kind (regression, "
+                      "improvement, outlier) and state (open: not triaged yet, acknowledged), "
+                      "from the database")
+                .Register(registry)) {}
+
+void RegressionMetrics::SetOpen(const std::vector<RegressionCount>& counts) {
+  std::map<Labels, double> now;
+  for (const RegressionCount& c : counts) {
+    now[{{"modelName", c.gpu_model},
+         {"family", c.family},
+         {"kind", Lower(c.kind)},
+         {"state", Lower(c.state)}}] += static_cast<double>(c.count);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [labels, value] : now) {
+    open_.Add(labels).Set(value);
+    seen_.insert(labels);
+  }
+  for (const Labels& labels : seen_) {
+    if (!now.count(labels)) open_.Add(labels).Set(0);
+  }
+}
+
+}  // namespace warpwatch::server::metrics

@@ -1,0 +1,41 @@
+// File: server/metrics/regression_metrics.h
+// The detector's findings as metrics: warpwatch_regressions_open{modelName,family,kind,state},
+// counted
+// from the regression table (every replica exports the same values: aggregate with max).
+#ifndef WARPWATCH_SERVER_METRICS_REGRESSION_METRICS_H_
+#define WARPWATCH_SERVER_METRICS_REGRESSION_METRICS_H_
+
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/registry.h>
+
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/store/store.h"
+
+namespace warpwatch::server::metrics {
+
+// Thread-safe. `registry` must outlive the object.
+class RegressionMetrics {
+ public:
+  explicit RegressionMetrics(prometheus::Registry& registry);
+
+  // Sets the gauge from Store::CountOpenRegressions; a group seen before and absent now drops to
+  // 0 (it stays exported, so a resolved regression reads 0, not "no data"). kind and state are
+  // lower case.
+  void SetOpen(const std::vector<RegressionCount>& counts);
+
+ private:
+  using Labels = std::map<std::string, std::string>;
+  prometheus::Family<prometheus::Gauge>& open_;
+  std::mutex mu_;
+  std::set<Labels> seen_;  // guarded by mu_
+};
+
+}  // namespace warpwatch::server::metrics
+
+#endif  // WARPWATCH_SERVER_METRICS_REGRESSION_METRICS_H_
