@@ -1,7 +1,8 @@
 // File: server/runtime/server_runtime.h
 // A running warpwatch-server: the gRPC server (JobService, WorkerService, ResultService, health,
 // reflection) on its credentials, the /metrics exporter, the database handle and its health
-// checker, wired from a ServerConfig. main.cc and the RPC tests start the server through this.
+// checker, and the analysis loop (server/analysis), wired from a ServerConfig. main.cc and the RPC
+// tests start the server through this.
 #ifndef WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 #define WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 
@@ -66,8 +67,9 @@ class ServerRuntime {
   ServerRuntime() = default;
   Status Build(const ServerConfig& config, std::unique_ptr<Store> store,
                Database::Migrator migrator);
-  // Opens the analysis store on config.database_url and starts the analysis loop (issue 9). Only
-  // Start(config) calls it: runtimes over a given store (RPC tests) analyse nothing.
+  // Opens the analysis store on config.database_url and starts the analysis loop (issue 9).
+  // Start(config) calls it (main.cc, the RPC tests' servers); Start over a given store and
+  // migrator does not, having no URL of its own.
   Status StartAnalysis(const ServerConfig& config);
 
   // Declaration order is destruction order reversed: the server goes before what it uses.
