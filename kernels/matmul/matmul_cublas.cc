@@ -45,7 +45,8 @@ const CublasApi& Api() {
     a->set_stream = reinterpret_cast<SetStreamFn>(dlsym(lib, "cublasSetStream_v2"));
     a->sgemm = reinterpret_cast<SgemmFn>(dlsym(lib, "cublasSgemm_v2"));
     if (!a->create || !a->destroy || !a->set_stream || !a->sgemm) {
-      a->status = FailedPreconditionError(soname + " lacks cublasCreate_v2, cublasDestroy_v2, "
+      a->status = FailedPreconditionError(soname +
+                                          " lacks cublasCreate_v2, cublasDestroy_v2, "
                                           "cublasSetStream_v2 or cublasSgemm_v2");
     }
     return a;

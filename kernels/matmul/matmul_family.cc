@@ -53,10 +53,8 @@ class MatmulCase : public Case {
     RETURN_IF_ERROR(d_a_.Allocate(count, c_.key + " A"));
     RETURN_IF_ERROR(d_b_.Allocate(count, c_.key + " B"));
     RETURN_IF_ERROR(d_c_.Allocate(count, c_.key + " C"));
-    RETURN_IF_ERROR(FillMatmulInput(d_a_.get(), static_cast<int64_t>(count), kMatmulSeedA,
-                                    stream));
-    RETURN_IF_ERROR(FillMatmulInput(d_b_.get(), static_cast<int64_t>(count), kMatmulSeedB,
-                                    stream));
+    RETURN_IF_ERROR(FillMatmulInput(d_a_.get(), static_cast<int64_t>(count), kMatmulSeedA, stream));
+    RETURN_IF_ERROR(FillMatmulInput(d_b_.get(), static_cast<int64_t>(count), kMatmulSeedB, stream));
     CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
     return OkStatus();
   }
@@ -105,10 +103,9 @@ class MatmulCase : public Case {
       }
     }
     if (mismatches > 0) {
-      result.status = InternalError(c_.key + ": " + std::to_string(mismatches) + " of " +
-                                    std::to_string(entries.size()) +
-                                    " sampled entries differ from the exact product; first " +
-                                    first.str());
+      result.status = InternalError(
+          c_.key + ": " + std::to_string(mismatches) + " of " + std::to_string(entries.size()) +
+          " sampled entries differ from the exact product; first " + first.str());
     }
     return result;
   }

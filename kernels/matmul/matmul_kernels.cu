@@ -8,8 +8,8 @@ namespace {
 
 __global__ void FillKernel(float* __restrict__ out, int64_t count, uint64_t seed) {
   const int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = static_cast<float>(SeededInt(seed, static_cast<uint64_t>(i),
-                                                       kMatmulMaxEntry));
+  if (i < count)
+    out[i] = static_cast<float>(SeededInt(seed, static_cast<uint64_t>(i), kMatmulMaxEntry));
 }
 
 __global__ void NaiveKernel(const float* __restrict__ a, const float* __restrict__ b,

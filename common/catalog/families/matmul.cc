@@ -20,10 +20,10 @@ FamilyInfo Matmul() {
       {"cublas", "cublasSgemm", false, /*reference=*/true},
   };
   AxisInfo side = Axis("side", "matrix side in float elements (square side x side matrices)",
-                       {1024, 2048}, 32, 16384);
+                       {2048}, 32, 16384);
   side.multiple_of = 32;
   AxisInfo tile = Axis("tile", "tile side of shared_tiled (block is tile x tile threads)",
-                       {16, 32}, 8, 32);
+                       {32}, 8, 32);
   tile.power_of_two = true;
   tile.variants = {"shared_tiled"};
   f.axes = {side, tile};

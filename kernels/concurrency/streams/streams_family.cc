@@ -161,9 +161,9 @@ class StreamsCase : public Case {
       }
     }
     if (mismatches > 0) {
-      result.status = InternalError(c_.key + ": " + std::to_string(mismatches) +
-                                    " sampled elements differ from the CPU reference; first " +
-                                    first);
+      result.status =
+          InternalError(c_.key + ": " + std::to_string(mismatches) +
+                        " sampled elements differ from the CPU reference; first " + first);
     }
     return result;
   }
@@ -191,12 +191,12 @@ class StreamsCase : public Case {
     const int64_t count = end - begin;
     const size_t bytes = static_cast<size_t>(count) * sizeof(float);
     if (IsPipeline(c_.variant)) {
-      CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d_in_.get() + begin, h_in_ + begin, bytes,
-                                           cudaMemcpyHostToDevice, s));
+      CUDA_RETURN_IF_ERROR(
+          cudaMemcpyAsync(d_in_.get() + begin, h_in_ + begin, bytes, cudaMemcpyHostToDevice, s));
       RETURN_IF_ERROR(LaunchStreamWork(d_in_.get() + begin, d_out_.get() + begin, count,
                                        kPipelineIterations, grid, c_.block, s));
-      CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(h_out_ + begin, d_out_.get() + begin, bytes,
-                                           cudaMemcpyDeviceToHost, s));
+      CUDA_RETURN_IF_ERROR(
+          cudaMemcpyAsync(h_out_ + begin, d_out_.get() + begin, bytes, cudaMemcpyDeviceToHost, s));
       return OkStatus();
     }
     return LaunchStreamWork(d_in_.get() + begin, d_out_.get() + begin, count,
@@ -243,8 +243,8 @@ class StreamsFamily : public Family {
     }
     const int64_t chunk = CeilDiv(c.n, c.streams);
     c.pipeline_grid = GridStrideBlocks(chunk, block, 4, prop.multiProcessorCount);
-    c.small_grid = static_cast<unsigned>(
-        std::max<int64_t>(1, CeilDiv(prop.multiProcessorCount, c.streams)));
+    c.small_grid =
+        static_cast<unsigned>(std::max<int64_t>(1, CeilDiv(prop.multiProcessorCount, c.streams)));
     return std::unique_ptr<Case>(std::make_unique<StreamsCase>(std::move(c)));
   }
 };

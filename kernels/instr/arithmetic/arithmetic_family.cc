@@ -21,9 +21,9 @@ namespace {
 
 const std::vector<std::pair<std::string_view, ArithmeticOp>>& Variants() {
   static const auto* table = new std::vector<std::pair<std::string_view, ArithmeticOp>>{
-      {"fp32_fma", ArithmeticOp::kFp32Fma},     {"fp64_fma", ArithmeticOp::kFp64Fma},
-      {"half2_fma", ArithmeticOp::kHalf2Fma},   {"bf16x2_fma", ArithmeticOp::kBf16x2Fma},
-      {"int32_add", ArithmeticOp::kInt32Add},   {"int32_mul", ArithmeticOp::kInt32Mul},
+      {"fp32_fma", ArithmeticOp::kFp32Fma},       {"fp64_fma", ArithmeticOp::kFp64Fma},
+      {"half2_fma", ArithmeticOp::kHalf2Fma},     {"bf16x2_fma", ArithmeticOp::kBf16x2Fma},
+      {"int32_add", ArithmeticOp::kInt32Add},     {"int32_mul", ArithmeticOp::kInt32Mul},
       {"int32_shift", ArithmeticOp::kInt32Shift},
   };
   return *table;
@@ -56,8 +56,7 @@ class ArithmeticFamily : public Family {
     const int64_t n = s.n;
     const unsigned grid = s.grid;
     const unsigned block_threads = s.block;
-    s.launch = [op, n, grid, block_threads](const float* d_in, double* d_out,
-                                            cudaStream_t stream) {
+    s.launch = [op, n, grid, block_threads](const float* d_in, double* d_out, cudaStream_t stream) {
       return LaunchArithmetic(op, d_in, d_out, n, grid, block_threads, stream);
     };
     s.reference = [op](int64_t t) {

@@ -73,8 +73,8 @@ __device__ float2 PairToFloat2(__half2 v) { return __half22float2(v); }
 __device__ float2 PairToFloat2(__nv_bfloat162 v) { return __bfloat1622float2(v); }
 
 template <typename T2>
-__global__ void Packed16FmaKernel(const float* __restrict__ in, double* __restrict__ out,
-                                  int64_t n, int iterations) {
+__global__ void Packed16FmaKernel(const float* __restrict__ in, double* __restrict__ out, int64_t n,
+                                  int iterations) {
   constexpr int kPairs = kArithmeticChains / 2;
   const int64_t t = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (t >= n) return;
@@ -164,8 +164,8 @@ const void* ArithmeticKernel(ArithmeticOp op) {
   return nullptr;
 }
 
-Status LaunchArithmetic(ArithmeticOp op, const float* d_in, double* d_out, int64_t n,
-                        unsigned grid, unsigned block, cudaStream_t stream) {
+Status LaunchArithmetic(ArithmeticOp op, const float* d_in, double* d_out, int64_t n, unsigned grid,
+                        unsigned block, cudaStream_t stream) {
   const int it = kArithmeticIterations;
   switch (op) {
     case ArithmeticOp::kFp32Fma:

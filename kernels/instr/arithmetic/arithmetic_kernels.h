@@ -11,14 +11,21 @@
 
 namespace warpwatch::kernels {
 
-enum class ArithmeticOp { kFp32Fma, kFp64Fma, kHalf2Fma, kBf16x2Fma, kInt32Add, kInt32Mul,
-                          kInt32Shift };
+enum class ArithmeticOp {
+  kFp32Fma,
+  kFp64Fma,
+  kHalf2Fma,
+  kBf16x2Fma,
+  kInt32Add,
+  kInt32Mul,
+  kInt32Shift
+};
 
 // Thread t < n reads d_in[t], runs kArithmeticIterations iterations of kArithmeticChains
 // operations and writes one double to d_out[t] (floating point: the chains' sum in chain order;
 // integer: the chains' XOR). grid = ceil(n / block). Enqueued on `stream`; checks the launch.
-Status LaunchArithmetic(ArithmeticOp op, const float* d_in, double* d_out, int64_t n,
-                        unsigned grid, unsigned block, cudaStream_t stream);
+Status LaunchArithmetic(ArithmeticOp op, const float* d_in, double* d_out, int64_t n, unsigned grid,
+                        unsigned block, cudaStream_t stream);
 
 // The __global__ function LaunchArithmetic starts for `op`.
 const void* ArithmeticKernel(ArithmeticOp op);

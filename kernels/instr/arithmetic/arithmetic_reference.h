@@ -13,8 +13,8 @@ namespace warpwatch::kernels {
 // std::fma, 16-bit FMAs are the exact double result rounded once, as the hardware does.
 double ArithmeticReference(ArithmeticOp op, uint64_t seed, int64_t t, int iterations);
 
-// `v` rounded to the nearest IEEE binary16 value (ties to even), returned as a double. Precondition:
-// |v| within half's normal range or zero (the reference's values are).
+// `v` rounded to the nearest IEEE binary16 value (ties to even), returned as a double.
+// Precondition: |v| within half's normal range or zero (the reference's values are).
 double RoundToHalf(double v);
 // The same for bfloat16 (8 significant bits, float's exponent range).
 double RoundToBfloat16(double v);

@@ -57,14 +57,22 @@ __global__ void ValuesKernel(const float* __restrict__ in, float* __restrict__ v
 template <template <MathFn> class Visitor>
 auto Dispatch(MathFn fn) {
   switch (fn) {
-    case MathFn::kSinf: return Visitor<MathFn::kSinf>::Get();
-    case MathFn::kSinfFast: return Visitor<MathFn::kSinfFast>::Get();
-    case MathFn::kExpf: return Visitor<MathFn::kExpf>::Get();
-    case MathFn::kExpfFast: return Visitor<MathFn::kExpfFast>::Get();
-    case MathFn::kFdiv: return Visitor<MathFn::kFdiv>::Get();
-    case MathFn::kFdividef: return Visitor<MathFn::kFdividef>::Get();
-    case MathFn::kRsqrtDiv: return Visitor<MathFn::kRsqrtDiv>::Get();
-    case MathFn::kRsqrtf: return Visitor<MathFn::kRsqrtf>::Get();
+    case MathFn::kSinf:
+      return Visitor<MathFn::kSinf>::Get();
+    case MathFn::kSinfFast:
+      return Visitor<MathFn::kSinfFast>::Get();
+    case MathFn::kExpf:
+      return Visitor<MathFn::kExpf>::Get();
+    case MathFn::kExpfFast:
+      return Visitor<MathFn::kExpfFast>::Get();
+    case MathFn::kFdiv:
+      return Visitor<MathFn::kFdiv>::Get();
+    case MathFn::kFdividef:
+      return Visitor<MathFn::kFdividef>::Get();
+    case MathFn::kRsqrtDiv:
+      return Visitor<MathFn::kRsqrtDiv>::Get();
+    case MathFn::kRsqrtf:
+      return Visitor<MathFn::kRsqrtf>::Get();
   }
   return Visitor<MathFn::kSinf>::Get();
 }

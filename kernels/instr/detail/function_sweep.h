@@ -16,14 +16,14 @@
 namespace warpwatch::kernels::instr_detail {
 
 enum class MathFn {
-  kSinf,       // sinf(x)
-  kSinfFast,   // __sinf(x)
-  kExpf,       // expf(x)
-  kExpfFast,   // __expf(x)
-  kFdiv,       // x / y
-  kFdividef,   // __fdividef(x, y)
-  kRsqrtDiv,   // 1.0f / sqrtf(x)
-  kRsqrtf,     // rsqrtf(x)
+  kSinf,      // sinf(x)
+  kSinfFast,  // __sinf(x)
+  kExpf,      // expf(x)
+  kExpfFast,  // __expf(x)
+  kFdiv,      // x / y
+  kFdividef,  // __fdividef(x, y)
+  kRsqrtDiv,  // 1.0f / sqrtf(x)
+  kRsqrtf,    // rsqrtf(x)
 };
 
 inline constexpr int kSweepChains = 4;

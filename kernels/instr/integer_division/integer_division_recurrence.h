@@ -16,9 +16,9 @@ inline constexpr uint32_t kDivisionDividendStep = 0x9e3779b9u;
 
 // How the quotient and remainder by a power of two are taken.
 struct DivisionOperands {
-  uint32_t divisor = 1;   // d
-  int log2_divisor = 0;   // log2(d), for the shift
-  uint32_t mask = 0;      // d - 1, for the mask
+  uint32_t divisor = 1;  // d
+  int log2_divisor = 0;  // log2(d), for the shift
+  uint32_t mask = 0;     // d - 1, for the mask
 };
 
 // The loop: chain j's dividend starts at seed_bits + j * step and advances by step; the chain

@@ -6,8 +6,8 @@ namespace warpwatch::kernels {
 namespace {
 
 template <BarrierKind kKind>
-__global__ void BarrierLoopKernel(const float* __restrict__ in, double* __restrict__ out,
-                                  int64_t n, int iterations) {
+__global__ void BarrierLoopKernel(const float* __restrict__ in, double* __restrict__ out, int64_t n,
+                                  int iterations) {
   // volatile: the floor keeps its shared store and load instead of forwarding v to itself.
   extern __shared__ uint32_t shared_words[];
   volatile uint32_t* s = shared_words;

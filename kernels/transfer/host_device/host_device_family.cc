@@ -4,8 +4,8 @@
 // synchronous call in which the driver stages the data through its own pinned buffers, so the
 // sample includes that host-side copy; pinned and write-combining: the DMA alone), bytes /
 // chunk_bytes cudaMemcpyAsync calls from pinned memory (small_copies: host_synchronous, so every
-// call's enqueue is included), or one kernel reading mapped host memory over the link (mapped). Host memory is
-// bounded by MaxHostTransferBytes, device memory by the device's.
+// call's enqueue is included), or one kernel reading mapped host memory over the link (mapped).
+// Host memory is bounded by MaxHostTransferBytes, device memory by the device's.
 #include <unistd.h>
 
 #include <algorithm>
@@ -96,8 +96,8 @@ class HostDeviceCase : public Case {
       case Variant::kPageable:
       case Variant::kPinned:
       case Variant::kWriteCombining:
-        CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d_dst_.get(), host_, d_dst_.bytes(),
-                                             cudaMemcpyHostToDevice, stream));
+        CUDA_RETURN_IF_ERROR(
+            cudaMemcpyAsync(d_dst_.get(), host_, d_dst_.bytes(), cudaMemcpyHostToDevice, stream));
         return OkStatus();
       case Variant::kSmallCopies: {
         const auto* src = static_cast<const uint8_t*>(host_);

@@ -1,10 +1,9 @@
 // CPU: concurrency.streams' chunking, reference and overlap figure.
-#include "kernels/concurrency/streams/streams_reference.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "kernels/concurrency/streams/streams_reference.h"
 #include "kernels/core/seeded_values.h"
 
 namespace warpwatch::kernels {

@@ -15,9 +15,9 @@ TEST(InstrIntegerDivisionGpu, BothVariantsMatchTheExactCpuReference) {
   WW_REQUIRE_CUDA_DEVICE();
   for (const char* variant : {"div_mod", "shift_mask"}) {
     for (int64_t divisor : {int64_t{2}, int64_t{32}, int64_t{1} << 20}) {
-      for (const auto& size : {std::map<std::string, int64_t>{{"n", 4099}, {"block_size", 96}},
-                               std::map<std::string, int64_t>{{"n", 1 << 20},
-                                                              {"block_size", 256}}}) {
+      for (const auto& size :
+           {std::map<std::string, int64_t>{{"n", 4099}, {"block_size", 96}},
+            std::map<std::string, int64_t>{{"n", 1 << 20}, {"block_size", 256}}}) {
         auto values = size;
         values["divisor"] = divisor;
         const catalog::Point point = testing::MakePoint("instr.integer_division", variant, values);

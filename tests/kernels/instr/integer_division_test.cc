@@ -1,7 +1,7 @@
 // CPU: shift and mask equal division and remainder for power-of-two divisors.
-#include "kernels/instr/integer_division/integer_division_reference.h"
-
 #include <gtest/gtest.h>
+
+#include "kernels/instr/integer_division/integer_division_reference.h"
 
 namespace warpwatch::kernels {
 namespace {

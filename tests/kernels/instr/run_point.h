@@ -15,10 +15,10 @@
 namespace warpwatch::kernels::testing {
 
 struct PointOutcome {
-  bool ran = false;         // every step succeeded (failures are reported with ADD_FAILURE)
-  bool skipped = false;     // MakeCase or Setup said FAILED_PRECONDITION (reason in `reason`)
+  bool ran = false;      // every step succeeded (failures are reported with ADD_FAILURE)
+  bool skipped = false;  // MakeCase or Setup said FAILED_PRECONDITION (reason in `reason`)
   std::string reason;
-  VerifyResult verify;      // the second round's
+  VerifyResult verify;  // the second round's
 };
 
 // MakeCase, Setup, then twice Reset + Run + stream sync + Verify (so Reset's clearing and a second

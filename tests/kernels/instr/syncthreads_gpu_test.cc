@@ -19,8 +19,7 @@ TEST(InstrSyncthreadsGpu, EveryVariantMatchesTheExactCpuReference) {
   for (const catalog::VariantInfo& v : info->variants) {
     for (const auto& size : {std::map<std::string, int64_t>{{"n", 4099}, {"block_size", 64}},
                              std::map<std::string, int64_t>{{"n", 1 << 20}, {"block_size", 128}},
-                             std::map<std::string, int64_t>{{"n", 100001},
-                                                            {"block_size", 1024}}}) {
+                             std::map<std::string, int64_t>{{"n", 100001}, {"block_size", 1024}}}) {
       const catalog::Point point = testing::MakePoint("instr.syncthreads", v.name, size);
       const testing::PointOutcome out = testing::RunPoint(point);
       EXPECT_TRUE(out.ran) << point.Canonical();

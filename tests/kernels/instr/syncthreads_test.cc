@@ -1,7 +1,7 @@
 // CPU: instr.syncthreads' reference exchanges with the partner thread, which starts at 0 beyond n.
-#include "kernels/instr/syncthreads/syncthreads_reference.h"
-
 #include <gtest/gtest.h>
+
+#include "kernels/instr/syncthreads/syncthreads_reference.h"
 
 namespace warpwatch::kernels {
 namespace {

@@ -1,13 +1,12 @@
 // CPU: the double-constant loop equals the float one bit for bit, and the narrow integer loops
 // wrap like their types.
-#include "kernels/instr/type_conversion/type_conversion_reference.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "kernels/core/seeded_values.h"
 #include "kernels/instr/type_conversion/type_conversion_recurrence.h"
+#include "kernels/instr/type_conversion/type_conversion_reference.h"
 
 namespace warpwatch::kernels {
 namespace {

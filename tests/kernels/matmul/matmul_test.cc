@@ -1,12 +1,11 @@
 // CPU: matmul's reference entries against a brute-force product, and the sampled entries.
-#include "kernels/matmul/matmul_reference.h"
-
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "kernels/core/seeded_values.h"
 #include "kernels/matmul/matmul_kernels.h"
+#include "kernels/matmul/matmul_reference.h"
 
 namespace warpwatch::kernels {
 namespace {

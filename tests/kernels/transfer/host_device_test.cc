@@ -1,9 +1,8 @@
 // CPU: transfer.host_device's reference bytes and its host-memory bound.
-#include "kernels/transfer/host_device/host_device_reference.h"
-
 #include <gtest/gtest.h>
 
 #include "kernels/core/seeded_values.h"
+#include "kernels/transfer/host_device/host_device_reference.h"
 
 namespace warpwatch::kernels {
 namespace {
