@@ -13,7 +13,8 @@ __global__ void IlpKernelT(const float* __restrict__ in, float* __restrict__ out
   float c[kIlp];
 #pragma unroll
   for (int j = 0; j < kIlp; ++j) c[j] = IlpChainStart(x, j);
-#pragma unroll 16
+  // 64 FMAs per trip whatever the ILP, so every variant pays the same loop overhead.
+#pragma unroll(64 / kIlp)
   for (int k = 0; k < kIlpTotalFmas / kIlp; ++k) {
 #pragma unroll
     for (int j = 0; j < kIlp; ++j) c[j] = IlpStep(c[j]);

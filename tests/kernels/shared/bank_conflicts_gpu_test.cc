@@ -110,7 +110,7 @@ TEST(BankConflictsGpu, EveryVariantAndStrideMatchesTheReference) {
 
 TEST(BankConflictsGpu, ConflictsCostTheirDegreeAndBroadcastsAndOddStridesNothing) {
   WW_REQUIRE_CUDA_DEVICE();
-  const int64_t n = int64_t{1} << 26;
+  const int64_t n = int64_t{1} << 28;  // ~40 us conflict free: launch overhead small
   auto time = [n](const char* variant, int64_t stride) {
     std::map<std::string, int64_t> values = {{"n", n}, {"block_size", 256}, {"stride", stride}};
     return MedianMilliseconds(MakePoint("shared.bank_conflicts", variant, values));
@@ -124,7 +124,7 @@ TEST(BankConflictsGpu, ConflictsCostTheirDegreeAndBroadcastsAndOddStridesNothing
       "conflict_free %.4f ms, stride 2 %.4f, stride 3 %.4f, stride 32 %.4f, broadcast %.4f\n", free,
       two, three, thirty_two, broadcast);
   ASSERT_GT(free, 0);
-  EXPECT_GT(two / free, 1.5);
+  EXPECT_GT(two / free, 1.6);
   EXPECT_LT(three / free, 1.3);
   EXPECT_GT(thirty_two / free, 12.0);
   EXPECT_LT(broadcast / free, 1.3);
