@@ -62,6 +62,7 @@ const std::vector<std::string>& IssueEightFamilies() {
       "instr.arithmetic",     "instr.intrinsics",      "instr.integer_division",
       "instr.trig_range",     "instr.type_conversion", "instr.syncthreads",
       "matmul",               "transfer.host_device",  "concurrency.streams",
+      "dynamic_parallelism",
       "memory.alignment",     "memory.pitch_2d",       "memory.local",
       "memory.constant",      "memory.readonly_cache", "memory.allocation_churn",
       "memory.managed",       "shared.bank_conflicts", "control.divergence",

@@ -17,9 +17,14 @@ FamilyInfo DynamicParallelism() {
        false},
       {"nested", "gpuRecursiveReduce: each block launches a child grid of half its size", false,
        false},
-      {"nested_nosync", "nested without the barrier before each child launch", false, false},
-      {"nested_2", "gpuRecursiveReduce2: one child launch per level from the first block", false,
-       false},
+      {"nested_nosync",
+       "nested without the barrier before each child launch: the child is a tail launch "
+       "(cudaStreamTailLaunch), which starts once its whole parent grid has finished",
+       false, false},
+      {"nested_2",
+       "gpuRecursiveReduce2: one child launch per level from the first block (a tail launch, so "
+       "each level starts after the whole previous one)",
+       false, false},
   };
   AxisInfo block = BlockSizeAxis({512});
   block.min = 64;
