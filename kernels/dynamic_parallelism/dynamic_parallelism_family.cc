@@ -47,6 +47,15 @@ class DynamicParallelismCase : public Case {
     RETURN_IF_ERROR(d_data_.Allocate(padded, c_.key + " input"));
     RETURN_IF_ERROR(d_block_sums_.Allocate(c_.grid, c_.key + " block sums"));
     RETURN_IF_ERROR(d_result_.Allocate(1, c_.key + " result"));
+    RETURN_IF_ERROR(d_launch_error_.Allocate(1, c_.key + " device launch error"));
+    // The device runtime's pool of pending launches is process-wide; raised, never lowered.
+    const int64_t pending = NestedPendingLaunches(c_.kind, c_.grid, c_.block);
+    size_t limit = 0;
+    CUDA_RETURN_IF_ERROR(cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount));
+    if (static_cast<int64_t>(limit) < pending) {
+      CUDA_RETURN_IF_ERROR(
+          cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, static_cast<size_t>(pending)));
+    }
     RETURN_IF_ERROR(Reset(stream));
     CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
     return OkStatus();
@@ -62,12 +71,14 @@ class DynamicParallelismCase : public Case {
     }
     CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_block_sums_.get(), 0, d_block_sums_.bytes(), stream));
     CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_result_.get(), 0, d_result_.bytes(), stream));
+    CUDA_RETURN_IF_ERROR(
+        cudaMemsetAsync(d_launch_error_.get(), 0, d_launch_error_.bytes(), stream));
     return OkStatus();
   }
 
   Status Run(cudaStream_t stream) override {
-    RETURN_IF_ERROR(LaunchNestedReduction(c_.kind, d_data_.get(), d_block_sums_.get(), c_.grid,
-                                          c_.block, stream));
+    RETURN_IF_ERROR(LaunchNestedReduction(c_.kind, d_data_.get(), d_block_sums_.get(),
+                                          d_launch_error_.get(), c_.grid, c_.block, stream));
     return LaunchFinalSum(d_block_sums_.get(), c_.grid, d_result_.get(), stream);
   }
 
@@ -81,6 +92,18 @@ class DynamicParallelismCase : public Case {
     StatusOr<std::vector<int>> got = d_result_.CopyToHost();
     if (!got.ok()) {
       result.status = got.status().Annotate(c_.key);
+      return result;
+    }
+    StatusOr<std::vector<int>> launch_error = d_launch_error_.CopyToHost();
+    if (!launch_error.ok()) {
+      result.status = launch_error.status().Annotate(c_.key);
+      return result;
+    }
+    if ((*launch_error)[0] != 0) {
+      const auto code = static_cast<cudaError_t>((*launch_error)[0]);
+      result.status =
+          InternalError(c_.key + ": a device-side launch failed: " + cudaGetErrorName(code) + ": " +
+                        cudaGetErrorString(code));
       return result;
     }
     const int64_t expected = NestedReductionReference(c_.n, kSeed);
@@ -116,6 +139,7 @@ class DynamicParallelismCase : public Case {
   DeviceBuffer<int> d_data_;
   DeviceBuffer<int> d_block_sums_;
   DeviceBuffer<int> d_result_;
+  DeviceBuffer<int> d_launch_error_;
 };
 
 class DynamicParallelismFamily : public Family {

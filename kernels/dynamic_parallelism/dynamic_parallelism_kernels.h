@@ -13,6 +13,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include "common/status/status.h"
 
 namespace warpwatch::kernels {
@@ -25,10 +27,18 @@ enum class NestedReduction {
 };
 
 // Reduces d_data (grid * block ints, in place: it is overwritten) to d_block_sums[b] = the sum of
-// block b's `block` ints. block: a power of two >= 2. Enqueued on `stream`; checks the launch
-// (device-side launch failures leave wrong sums, which Verify reports).
-Status LaunchNestedReduction(NestedReduction kind, int* d_data, int* d_block_sums, unsigned grid,
-                             unsigned block, cudaStream_t stream);
+// block b's `block` ints. block: a power of two >= 2. Enqueued on `stream`; checks the launch. A
+// device-side launch that fails stores its cudaError_t in *d_launch_error (the first one; the
+// caller clears it to 0 before the run) and leaves that block's sum wrong.
+Status LaunchNestedReduction(NestedReduction kind, int* d_data, int* d_block_sums,
+                             int* d_launch_error, unsigned grid, unsigned block,
+                             cudaStream_t stream);
+
+// Device launches that can be pending at once (a child grid stays pending until it and its own
+// children finish): grid * (log2(block) + 1) for the per-block recursions, log2(block) + 1 for
+// kNested2 (at most 2^20). cudaLimitDevRuntimePendingLaunchCount must be at least this (default
+// 2048: on the H100 the per-block recursions failed verification from 2048 top-level blocks on).
+int64_t NestedPendingLaunches(NestedReduction kind, unsigned grid, unsigned block);
 
 // *d_result = sum of d_block_sums[0, count), one block. Enqueued on `stream`; checks the launch.
 Status LaunchFinalSum(const int* d_block_sums, unsigned count, int* d_result, cudaStream_t stream);
