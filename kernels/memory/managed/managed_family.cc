@@ -71,7 +71,8 @@ class ManagedCase : public Case {
   }
 
   // Managed variants: the buffer goes back to host memory. (A host rewrite of the same values
-  // would do too, but takes ~10x as long as the DMA, and the kernel only reads the buffer.)
+  // would do too, but pulls the pages back through CPU page faults, far slower than the DMA, and
+  // the kernel only reads the buffer, so its values need no restoring.)
   Status Reset(cudaStream_t stream) override {
     if (c_.variant == Variant::kDevice) return OkStatus();
     cudaMemLocation host{};
