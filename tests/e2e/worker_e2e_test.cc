@@ -93,6 +93,23 @@ TEST_F(WorkerE2eTest, SubmittedJobSucceedsWithEveryPointStoredOnce) {
   ExpectSucceededWithOneCompleteRun(job->id());
 }
 
+// Issue 9: the worker sends progress at most once per interval and drops the pending report when
+// the run ends, so a fast job used to end SUCCEEDED showing 1/N done while its run held all N.
+TEST_F(WorkerE2eTest, ASucceededJobShowsEveryPointItsRunStoredAsDone) {
+  Start();
+  // The whole job takes less than one progress interval (0.5 s): only its first report is sent.
+  auto worker = Worker("GPU-e2e-a", 0.2);
+  auto job = cluster_->Submit(cluster_->RecordedSpec());
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  ExpectSucceededWithOneCompleteRun(job->id());
+  auto done = cluster_->GetJob(job->id());
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  auto runs = cluster_->Runs(job->id());
+  ASSERT_TRUE(runs.ok() && runs->size() == 1u);
+  EXPECT_EQ(done->points_done(), static_cast<int64_t>(runs->front().cases.size()));
+  EXPECT_EQ(done->points_done(), done->points_total());
+}
+
 TEST_F(WorkerE2eTest, KilledWorkersJobIsRequeuedAndFinishedByAnother) {
   ClusterOptions options;
   options.lease_seconds = 2;

@@ -219,10 +219,19 @@ TEST_F(WorkerServiceRpcTest, HeartbeatExtendsTheLeaseAndReportsCancelsFromJobSer
   ASSERT_TRUE(WorkerStub()->ReportProgress(Context().get(), progress, &progress_response).ok());
   EXPECT_TRUE(progress_response.cancel_requested());
 
+  // The two points reported done were stored before the worker stopped.
+  v1::UploadMeasurementsResponse uploaded;
+  ASSERT_TRUE(Upload(held.worker, run,
+                     {MakeMeasurement("reduce/warp_shuffle?n=1"),
+                      MakeMeasurement("reduce/warp_shuffle?n=2")},
+                     &uploaded)
+                  .ok());
+
   v1::Job finished;
   ASSERT_TRUE(Finish(held.worker, job, run, v1::JOB_OUTCOME_CANCELLED, &finished).ok());
   EXPECT_EQ(finished.state(), v1::JOB_STATE_CANCELLED);
-  EXPECT_EQ(finished.points_done(), 2);  // the points done before the cancel stay counted
+  // The points stored before the cancel stay counted (a finished job counts its run's points).
+  EXPECT_EQ(finished.points_done(), 2);
 }
 
 TEST_F(WorkerServiceRpcTest, WorkerSuppliedTextIsEscapedInTheLogSoItCannotForgeLines) {
