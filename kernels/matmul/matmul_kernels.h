@@ -8,6 +8,8 @@
 // instructions, not the FMA pipe, bound it. cuBLAS's SGEMM kernels give each thread a register
 // tile of outputs (an 8 x 8 tile does 64 FMAs per 16 loaded values), load shared memory with
 // 128-bit instructions, and overlap the next tile's loads with the current tile's math.
+// Measured on an H100 SXM at side 2048: naive 5.5 TFLOP/s (11 % of cuBLAS), tiled (tile 32) 9.3
+// TFLOP/s (18 %), cuBLAS SGEMM 50.6 TFLOP/s; at side 1024 the tiled kernel reaches 25 %.
 #ifndef WARPWATCH_KERNELS_MATMUL_MATMUL_KERNELS_H_
 #define WARPWATCH_KERNELS_MATMUL_MATMUL_KERNELS_H_
 

@@ -7,6 +7,8 @@
 
 namespace warpwatch::kernels {
 
+// On an H100 the large arguments took 8.6x the time of the small ones (2.06 ms vs 0.24 ms for 2^28
+// calls), executed 6x the instructions and read 1.0e8 sectors of local memory (none for small).
 inline constexpr float kTrigFastPathLimit = 105615.0f;
 
 // small: x in [-49152, 49152 + 256): inside the fast path. large: x in [1572864, 2621440 + 256):

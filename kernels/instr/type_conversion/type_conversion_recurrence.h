@@ -3,6 +3,9 @@
 // result converted back every step) or with 0.5f. Both give bit-identical floats: v * 0.5 is exact
 // and v * 0.5 + c is exact in double, so the one rounding to float is the FFMA's rounding.
 // Integer: v = (v >> 1) * a + b on char, short or int variables (a, b run-time values).
+// On an H100: the double constant made the loop 14.6x slower (two F2F conversions per step on a
+// slow pipe; 2.8x the instructions), char 3.2x and short 2.9x slower than int (sign extensions:
+// 2.2x the instructions).
 #ifndef WARPWATCH_KERNELS_INSTR_TYPE_CONVERSION_TYPE_CONVERSION_RECURRENCE_H_
 #define WARPWATCH_KERNELS_INSTR_TYPE_CONVERSION_TYPE_CONVERSION_RECURRENCE_H_
 

@@ -6,6 +6,8 @@
 // chunk_bytes cudaMemcpyAsync calls from pinned memory (small_copies: host_synchronous, so every
 // call's enqueue is included), or one kernel reading mapped host memory over the link (mapped).
 // Host memory is bounded by MaxHostTransferBytes, device memory by the device's.
+// On an H100 over PCIe 5 x16 (64 MiB): pageable 11.1 GB/s, pinned 54.7, write-combining 54.7,
+// mapped 50.7, 4 KiB small copies 1.6 GB/s (16 MiB: 12.9, 53.4, 53.0, 50.2; 16 KiB copies 5.8).
 #include <unistd.h>
 
 #include <algorithm>
