@@ -12,7 +12,7 @@ DatabaseMetrics::DatabaseMetrics(prometheus::Registry& registry)
       pool_(prometheus::BuildGauge()
                 .Name("warpwatch_database_pool_connections")
                 .Help("The store's pooled PostgreSQL connections: in_use (borrowed or being "
-                      "opened), idle (open and free), max (the pool's size, --db-pool-size)")
+                      "opened), idle (open and free), max (the pool's size, --pool-size)")
                 .Register(registry)),
       in_use_(pool_.Add({{"state", "in_use"}})),
       idle_(pool_.Add({{"state", "idle"}})),
