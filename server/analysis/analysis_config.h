@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 
 #include "server/detect/change_points.h"
 #include "server/detect/detection_config.h"
@@ -26,6 +27,8 @@ struct AnalysisConfig {
   std::chrono::hours fleet_window{24};
 };
 
+struct RunAnalysisSummary;  // run_analyzer.h
+
 struct AnalysisLoopOptions {
   AnalysisConfig config;
   // Fallback when a NOTIFY was missed (or the listener is down): a pass at least this often.
@@ -33,6 +36,8 @@ struct AnalysisLoopOptions {
   // Runs analysed per pass at most, so one pass never runs unbounded; the next pass follows at
   // once while runs remain.
   int max_runs_per_pass = 20;
+  // Called on the loop's thread after each run's analysis committed (metrics); may be empty.
+  std::function<void(const RunAnalysisSummary&)> on_analysed;
 };
 
 }  // namespace warpwatch::server::analysis

@@ -64,6 +64,7 @@ StatusOr<int> AnalysisLoop::RunOnce() {
     if (!run->has_value()) break;
     ++claimed;
     ++analysed_;
+    if (options_.on_analysed) options_.on_analysed(summary);
     spdlog::info(
         "msg=\"run analysed\" run={} cases={} findings={} confirmation_job={} "
         "change_point_series={} resolved={}",

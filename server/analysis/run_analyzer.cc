@@ -150,7 +150,12 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     ASSIGN_OR_RETURN(summary.confirmation_job_id,
                      tx.EnqueueConfirmationJob(*spec, points, suspect_ids));
   }
-  for (int64_t id : ids) summary.findings += id != 0 ? 1 : 0;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == 0) continue;
+    ++summary.findings;
+    summary.inserted.push_back(
+        {findings[i].kind, findings[i].state, findings[i].family, findings[i].gpu_model});
+  }
 
   for (const SeriesKey& key : keys) {
     const SeriesMap& source = key.device_uuid.empty() ? model : device;

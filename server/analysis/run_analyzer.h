@@ -7,6 +7,9 @@
 #ifndef WARPWATCH_SERVER_ANALYSIS_RUN_ANALYZER_H_
 #define WARPWATCH_SERVER_ANALYSIS_RUN_ANALYZER_H_
 
+#include <string>
+#include <vector>
+
 #include "common/status/status.h"
 #include "server/analysis/analysis_config.h"
 #include "server/analysis/analysis_store.h"
@@ -14,9 +17,18 @@
 namespace warpwatch::server::analysis {
 
 // What one analysis wrote (for logs and tests).
+// One regression row AnalyzeRun inserted, by the labels metrics count it under.
+struct InsertedFinding {
+  std::string kind;   // kKind*
+  std::string state;  // its first state: kStateSuspected, kStateOpen or kStateDismissed
+  std::string family;
+  std::string gpu_model;
+};
+
 struct RunAnalysisSummary {
   int cases = 0;     // measurements of the run
   int findings = 0;  // regression rows inserted (regressions, improvements, outliers)
+  std::vector<InsertedFinding> inserted;  // those rows (findings of them)
   int64_t confirmation_job_id = 0;
   int change_point_series = 0;  // series whose change points were replaced
   int resolved = 0;             // suspects resolved (confirmation runs)

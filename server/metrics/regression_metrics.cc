@@ -21,7 +21,23 @@ RegressionMetrics::RegressionMetrics(prometheus::Registry& registry)
                 .Help("The detector's unresolved findings by GPU model, family, kind (regression, "
                       "improvement, outlier) and state (open: not triaged yet, acknowledged), "
                       "from the database")
-                .Register(registry)) {}
+                .Register(registry)),
+      detected_(prometheus::BuildCounter()
+                    .Name("warpwatch_regressions_detected_total")
+                    .Help("Findings the detector inserted on this replica, by GPU model, family, "
+                          "kind and first state (suspected: awaiting its confirmation run, open, "
+                          "dismissed: the GPU's clock explains it)")
+                    .Register(registry)) {}
+
+void RegressionMetrics::AddDetected(const std::string& gpu_model, const std::string& family,
+                                    const std::string& kind, const std::string& state) {
+  detected_
+      .Add({{"modelName", gpu_model},
+            {"family", family},
+            {"kind", Lower(kind)},
+            {"state", Lower(state)}})
+      .Increment();
+}
 
 void RegressionMetrics::SetOpen(const std::vector<RegressionCount>& counts) {
   std::map<Labels, double> now;

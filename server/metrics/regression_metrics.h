@@ -5,6 +5,7 @@
 #ifndef WARPWATCH_SERVER_METRICS_REGRESSION_METRICS_H_
 #define WARPWATCH_SERVER_METRICS_REGRESSION_METRICS_H_
 
+#include <prometheus/counter.h>
 #include <prometheus/family.h>
 #include <prometheus/gauge.h>
 #include <prometheus/registry.h>
@@ -28,10 +29,16 @@ class RegressionMetrics {
   // 0 (it stays exported, so a resolved regression reads 0, not "no data"). kind and state are
   // lower case.
   void SetOpen(const std::vector<RegressionCount>& counts);
+  // warpwatch_regressions_detected_total{modelName,family,kind,state}: one finding this replica's
+  // analysis loop inserted, under its first state (suspected, open, dismissed). Each run is
+  // analysed by one replica, so the sum over replicas counts every finding once.
+  void AddDetected(const std::string& gpu_model, const std::string& family, const std::string& kind,
+                   const std::string& state);
 
  private:
   using Labels = std::map<std::string, std::string>;
   prometheus::Family<prometheus::Gauge>& open_;
+  prometheus::Family<prometheus::Counter>& detected_;
   std::mutex mu_;
   std::set<Labels> seen_;  // guarded by mu_
 };

@@ -6,6 +6,7 @@
 #include <grpcpp/server_builder.h>
 #include <spdlog/spdlog.h>
 
+#include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
@@ -176,8 +177,15 @@ Status ServerRuntime::StartAnalysis(const ServerConfig& config) {
   options.statement_timeout = std::chrono::seconds(60);
   ASSIGN_OR_RETURN(analysis_store_, OpenPgAnalysisStore(options));
   Database* database = database_.get();
+  analysis::AnalysisLoopOptions loop_options;
+  metrics::RegressionMetrics* regression_metrics = regression_metrics_.get();
+  loop_options.on_analysed = [regression_metrics](const analysis::RunAnalysisSummary& summary) {
+    for (const analysis::InsertedFinding& f : summary.inserted) {
+      regression_metrics->AddDetected(f.gpu_model, f.family, f.kind, f.state);
+    }
+  };
   analysis_loop_ = std::make_unique<analysis::AnalysisLoop>(
-      analysis_store_.get(), analysis::AnalysisLoopOptions(),
+      analysis_store_.get(), std::move(loop_options),
       [database] { return database->schema_ready(); });
   analysis_loop_->Start();
   return OkStatus();

@@ -72,6 +72,21 @@ __device__ __nv_bfloat162 MakePair<__nv_bfloat162>(float lo, float hi) {
 __device__ float2 PairToFloat2(__half2 v) { return __half22float2(v); }
 __device__ float2 PairToFloat2(__nv_bfloat162 v) { return __bfloat1622float2(v); }
 
+__device__ __forceinline__ __half2 Fma2(__half2 a, __half2 b, __half2 c) { return __hfma2(a, b, c); }
+__device__ __forceinline__ __nv_bfloat162 Fma2(__nv_bfloat162 a, __nv_bfloat162 b,
+                                               __nv_bfloat162 c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  // No bfloat16 FMA before sm_80. The family skips bf16x2_fma below compute capability 8.0, so
+  // this form never runs; it only lets the kernel build for older targets (CI builds sm_75).
+  const float2 fa = __bfloat1622float2(a);
+  const float2 fb = __bfloat1622float2(b);
+  const float2 fc = __bfloat1622float2(c);
+  return __floats2bfloat162_rn(fmaf(fa.x, fb.x, fc.x), fmaf(fa.y, fb.y, fc.y));
+#else
+  return __hfma2(a, b, c);
+#endif
+}
+
 template <typename T2>
 __global__ void Packed16FmaKernel(const float* __restrict__ in, double* __restrict__ out, int64_t n,
                                   int iterations) {
@@ -90,7 +105,7 @@ __global__ void Packed16FmaKernel(const float* __restrict__ in, double* __restri
 #pragma unroll kUnroll
   for (int i = 0; i < iterations; ++i) {
 #pragma unroll
-    for (int p = 0; p < kPairs; ++p) acc[p] = __hfma2(acc[p], m[p], c);
+    for (int p = 0; p < kPairs; ++p) acc[p] = Fma2(acc[p], m[p], c);
   }
   double sum = 0;
 #pragma unroll

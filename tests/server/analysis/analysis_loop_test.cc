@@ -1,11 +1,13 @@
 // The analysis loop on a real PostgreSQL: a finished run is analysed within moments because the
 // database's NOTIFY wakes the loop (its fallback timer is a minute), bounded passes, readiness.
 #include "server/analysis/analysis_loop.h"
+#include "server/analysis/run_analyzer.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "tests/server/analysis/analysis_test_util.h"
 
@@ -124,6 +126,34 @@ TEST_F(AnalysisLoopTest, NothingIsAnalysedBeforeTheSchemaIsReady) {
   EXPECT_EQ(one, 1);
   EXPECT_EQ(Sql("SELECT analysis_state FROM run WHERE id = $1", run).at(0).at(0).as<std::string>(),
             "DONE");
+}
+
+TEST_F(AnalysisLoopTest, EachCommittedAnalysisIsReportedWithTheFindingsItInserted) {
+  for (int i = 0; i < 10; ++i) AddRun({Point{}});
+  Point slower;
+  slower.median *= 1.06;
+  AddRun({slower});
+  std::vector<analysis::InsertedFinding> reported;
+  int analyses = 0;
+  analysis::AnalysisLoopOptions options;
+  options.on_analysed = [&](const analysis::RunAnalysisSummary& summary) {
+    ++analyses;
+    reported.insert(reported.end(), summary.inserted.begin(), summary.inserted.end());
+  };
+  analysis::AnalysisLoop loop(analysis_store_.get(), options);
+  ASSERT_OK_AND_ASSIGN(int claimed, loop.RunOnce());
+  EXPECT_EQ(claimed, 11);
+  EXPECT_EQ(analyses, 11);
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_EQ(reported[0].kind, "REGRESSION");
+  EXPECT_EQ(reported[0].state, "SUSPECTED");
+  EXPECT_EQ(reported[0].family, Sql("SELECT family FROM regression").at(0).at(0).as<std::string>());
+  EXPECT_EQ(reported[0].gpu_model,
+            Sql("SELECT gpu_model FROM regression").at(0).at(0).as<std::string>());
+  // Analysing again inserts nothing, so nothing more is reported.
+  ASSERT_OK_AND_ASSIGN(int again, loop.RunOnce());
+  EXPECT_EQ(again, 0);
+  EXPECT_EQ(reported.size(), 1u);
 }
 
 TEST_F(AnalysisLoopTest, APassOpensTheSuspectsOfAbandonedConfirmations) {

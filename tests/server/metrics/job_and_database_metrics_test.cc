@@ -114,5 +114,20 @@ TEST(RegressionMetricsTest, OpenFindingsAreCountedByModelFamilyAndKindAndResolve
   EXPECT_EQ(s[outlier], 0);
 }
 
+TEST(RegressionMetricsTest, DetectedFindingsAreCountedByModelFamilyKindAndFirstState) {
+  prometheus::Registry registry;
+  RegressionMetrics metrics(registry);
+  metrics.AddDetected("NVIDIA H100", "reduce", "REGRESSION", "SUSPECTED");
+  metrics.AddDetected("NVIDIA H100", "reduce", "REGRESSION", "SUSPECTED");
+  metrics.AddDetected("NVIDIA H100", "reduce", "REGRESSION", "DISMISSED");
+  auto s = Samples(registry);
+  EXPECT_EQ(s["warpwatch_regressions_detected_total{family=reduce}{kind=regression}"
+              "{modelName=NVIDIA H100}{state=suspected}"],
+            2);
+  EXPECT_EQ(s["warpwatch_regressions_detected_total{family=reduce}{kind=regression}"
+              "{modelName=NVIDIA H100}{state=dismissed}"],
+            1);
+}
+
 }  // namespace
 }  // namespace warpwatch::server::metrics
