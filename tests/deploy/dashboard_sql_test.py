@@ -4,7 +4,7 @@
 # - starts a throwaway cluster (initdb + pg_ctl in a temp dir, Unix socket only), applies
 #   server/store/migrations/*.sql in order, one transaction each, as a CREATEROLE owner;
 # - loads tests/fixtures/h100_nightly.json (172 measurements of one H100) as three runs on two
-#   GPUs of two hosts, with one regression;
+#   GPUs of two hosts, with one regression and one change point;
 # - logs in as warpwatch_readonly (migration 0003) and runs each panel, variable and annotation
 #   query with Grafana's $variables and macros ($__timeFilter, $__timeGroupAlias, ...) expanded:
 #   each must succeed and return rows; time_series queries must return a "time" column;
@@ -113,7 +113,8 @@ def lit(v):
 
 def fixture_sql():
     """INSERTs: two workers with one H100 each, three runs (two nights on gpu-node-17, one on
-    gpu-node-18), the fixture's measurements in each (the second night 5 % slower), a regression."""
+    gpu-node-18), the fixture's measurements in each (the second night 5 % slower), a regression
+    and the change point it makes."""
     fx = json.load(open(FIXTURE))
     dev = fx["environment"]["device"]
     out = []
@@ -165,6 +166,11 @@ def fixture_sql():
         " detected_at) VALUES (%s, %s, 'memory.coalescing', %s, 2, '{1}', 4.9e-05, 5.15e-05,"
         " 0.05, 'robust_z', 'OPEN', now() - interval '1 day');"
         % (lit(case + "@" + MODEL), lit(case), lit(MODEL)))
+    # The detector's change point on the model series: the second night's level.
+    out.append(
+        "INSERT INTO change_point (series_id, device_uuid, run_id, at, median_before, median_after,"
+        " relative_change, p_value, q_hat) VALUES (%s, '', 2, now() - interval '1 day', 4.9e-05,"
+        " 5.15e-05, 0.05, 0.0004, 1.7);" % lit(case + "@" + MODEL))
     out.append("SELECT setval(pg_get_serial_sequence('job', 'id'), 10);")
     out.append("SELECT setval(pg_get_serial_sequence('run', 'id'), 10);")
     return "\n".join(out) + "\n"

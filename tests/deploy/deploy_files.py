@@ -243,9 +243,10 @@ def schema():
                                               "CONSTRAINT", "EXCLUDE"):
                     names.add(w[0])
             tables[m.group(1)] = names
-        for m in re.finditer(r"ALTER TABLE\s+(?:IF EXISTS\s+)?(\w+)\s+ADD COLUMN\s+(?:IF NOT EXISTS\s+)?(\w+)",
-                             text, re.I):
-            tables.setdefault(m.group(1), set()).add(m.group(2))
+        # One ALTER TABLE may add several columns: "ALTER TABLE t ADD COLUMN a ..., ADD COLUMN b ...;"
+        for m in re.finditer(r"ALTER TABLE\s+(?:IF EXISTS\s+)?(\w+)\s+(.*?);", text, re.I | re.S):
+            for c in re.finditer(r"ADD COLUMN\s+(?:IF NOT EXISTS\s+)?(\w+)", m.group(2), re.I):
+                tables.setdefault(m.group(1), set()).add(c.group(1))
     tables.setdefault("schema_version", {"version", "name", "applied_at"})
     return tables
 
