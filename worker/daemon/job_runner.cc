@@ -66,6 +66,7 @@ std::string JobRunner::Run(const v1::AcquireJobResponse& lease) {
                      "worker cannot expand the spec: " + points.status().ToString(), *control);
   } else {
     const int64_t total = static_cast<int64_t>(points->size());
+    if (context_.metrics) context_.metrics->OnJobPlanned(device_, total);
     context_.progress->Update(job_id, run_id, 0, total, "");
 
     ExecutionRequest request;

@@ -20,10 +20,14 @@ prometheus::Family<prometheus::Counter>& Counter(prometheus::Registry& registry,
 
 std::string StatusLabel(v1::PointStatus status) {
   switch (status) {
-    case v1::POINT_STATUS_OK: return "ok";
-    case v1::POINT_STATUS_FAILED: return "failed";
-    case v1::POINT_STATUS_SKIPPED: return "skipped";
-    default: return "unspecified";
+    case v1::POINT_STATUS_OK:
+      return "ok";
+    case v1::POINT_STATUS_FAILED:
+      return "failed";
+    case v1::POINT_STATUS_SKIPPED:
+      return "skipped";
+    default:
+      return "unspecified";
   }
 }
 
@@ -41,8 +45,7 @@ WorkerMetrics::WorkerMetrics(std::string hostname)
       occupancy_achieved_(Gauge(*registry_, "warpwatch_worker_occupancy_achieved_ratio",
                                 "Achieved occupancy (CUPTI) of the latest measurement of a case")),
       busy_(Gauge(*registry_, "warpwatch_worker_gpu_busy", "1 while a job runs on the GPU")),
-      sm_clock_(Gauge(*registry_, "warpwatch_worker_sm_clock_hertz",
-                      "SM clock while a job runs")),
+      sm_clock_(Gauge(*registry_, "warpwatch_worker_sm_clock_hertz", "SM clock while a job runs")),
       temperature_(Gauge(*registry_, "warpwatch_worker_gpu_temperature_celsius",
                          "GPU temperature while a job runs")),
       power_(Gauge(*registry_, "warpwatch_worker_power_watts", "GPU power while a job runs")),
@@ -52,10 +55,12 @@ WorkerMetrics::WorkerMetrics(std::string hostname)
                               "NVML clocks-event reason bits while a job runs")),
       job_points_done_(Gauge(*registry_, "warpwatch_worker_job_points_done",
                              "Case points the job running on the GPU has finished so far")),
+      job_points_planned_(Gauge(*registry_, "warpwatch_worker_job_points_planned",
+                                "Case points the job running on the GPU expanded into")),
       job_start_time_(Gauge(*registry_, "warpwatch_worker_job_start_time_seconds",
                             "Unix time the job running on the GPU started")),
-      points_(Counter(*registry_, "warpwatch_worker_points_total",
-                      "Case points finished, by status")),
+      points_(
+          Counter(*registry_, "warpwatch_worker_points_total", "Case points finished, by status")),
       jobs_(Counter(*registry_, "warpwatch_worker_jobs_total", "Jobs ended, by outcome")) {}
 
 WorkerMetrics::~WorkerMetrics() { StopSampling(); }
@@ -91,6 +96,16 @@ void WorkerMetrics::OnJobStarted(const v1::Device& device) {
   cv_.notify_all();  // sample at once
 }
 
+void WorkerMetrics::OnJobPlanned(const v1::Device& device, int64_t points) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Gpu& gpu = gpus_[device.uuid()];
+  if (!gpu.busy) return;  // no job running: nothing to show progress against
+  if (!gpu.job.points_planned) {
+    gpu.job.points_planned = &job_points_planned_.Add(GpuLabels(device));
+  }
+  gpu.job.points_planned->Set(static_cast<double>(points));
+}
+
 void WorkerMetrics::OnJobFinished(const v1::Device& device, const std::string& outcome) {
   std::lock_guard<std::mutex> lock(mu_);
   Gpu& gpu = gpus_[device.uuid()];
@@ -98,6 +113,7 @@ void WorkerMetrics::OnJobFinished(const v1::Device& device, const std::string& o
   ClearTelemetryGauges(&gpu);
   if (gpu.job.points_done) job_points_done_.Remove(gpu.job.points_done);
   if (gpu.job.start_time) job_start_time_.Remove(gpu.job.start_time);
+  if (gpu.job.points_planned) job_points_planned_.Remove(gpu.job.points_planned);
   gpu.job = JobGauges{};
   busy_.Add(GpuLabels(device)).Set(0);
   prometheus::Labels labels = GpuLabels(device);

@@ -41,6 +41,7 @@ class WorkerMetrics : public MetricsSink {
   void SampleOnce();
 
   void OnJobStarted(const v1::Device& device) override;
+  void OnJobPlanned(const v1::Device& device, int64_t points) override;
   void OnJobFinished(const v1::Device& device, const std::string& outcome) override;
   void OnPoint(const v1::Device& device, const v1::Measurement& measurement) override;
 
@@ -58,14 +59,15 @@ class WorkerMetrics : public MetricsSink {
   // would read as progress of the next).
   struct JobGauges {
     prometheus::Gauge* points_done = nullptr;
+    prometheus::Gauge* points_planned = nullptr;
     prometheus::Gauge* start_time = nullptr;
   };
   struct Gpu {
     v1::Device device;
     std::unique_ptr<Telemetry> telemetry;
     bool busy = false;
-    TelemetryGauges gauges;   // set while busy and sampled
-    JobGauges job;            // set while busy
+    TelemetryGauges gauges;  // set while busy and sampled
+    JobGauges job;           // set while busy
   };
 
   prometheus::Labels GpuLabels(const v1::Device& device) const;
@@ -86,13 +88,14 @@ class WorkerMetrics : public MetricsSink {
   prometheus::Family<prometheus::Gauge>& throttled_;
   prometheus::Family<prometheus::Gauge>& throttle_reasons_;
   prometheus::Family<prometheus::Gauge>& job_points_done_;
+  prometheus::Family<prometheus::Gauge>& job_points_planned_;
   prometheus::Family<prometheus::Gauge>& job_start_time_;
   prometheus::Family<prometheus::Counter>& points_;
   prometheus::Family<prometheus::Counter>& jobs_;
 
-  std::mutex mu_;                           // guards gpus_ and the sampling state
+  std::mutex mu_;  // guards gpus_ and the sampling state
   std::condition_variable cv_;
-  std::map<std::string, Gpu> gpus_;         // by uuid
+  std::map<std::string, Gpu> gpus_;  // by uuid
   bool stop_ = false;
   std::thread thread_;
 };

@@ -133,6 +133,8 @@ TEST(WorkerMetrics, TheRunningJobShowsItsPointsAndStartTimeUntilItEnds) {
   const double started = OnlyValue(metrics, "warpwatch_worker_job_start_time_seconds");
   EXPECT_GE(started, before);
   EXPECT_LE(started, after);
+  metrics.OnJobPlanned(Gpu(), 11);
+  EXPECT_EQ(OnlyValue(metrics, "warpwatch_worker_job_points_planned"), 11);
 
   v1::Measurement failed = Ok();
   failed.set_status(v1::POINT_STATUS_FAILED);
@@ -144,6 +146,9 @@ TEST(WorkerMetrics, TheRunningJobShowsItsPointsAndStartTimeUntilItEnds) {
   std::string idle = Text(metrics);
   EXPECT_EQ(idle.find("warpwatch_worker_job_points_done{"), std::string::npos) << idle;
   EXPECT_EQ(idle.find("warpwatch_worker_job_start_time_seconds{"), std::string::npos) << idle;
+  EXPECT_EQ(idle.find("warpwatch_worker_job_points_planned{"), std::string::npos) << idle;
+  metrics.OnJobPlanned(Gpu(), 5);  // no job runs: no plan is shown
+  EXPECT_EQ(Text(metrics).find("warpwatch_worker_job_points_planned{"), std::string::npos);
 
   metrics.OnJobStarted(Gpu());
   EXPECT_EQ(OnlyValue(metrics, "warpwatch_worker_job_points_done"), 0);
