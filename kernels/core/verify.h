@@ -54,13 +54,24 @@ VerifyResult CompareExact(const std::vector<T>& expected, const std::vector<T>& 
     }
   }
   if (mismatches > 0) {
-    result.status = InternalError(what + ": " + std::to_string(mismatches) + " of " +
-                                  std::to_string(expected.size()) +
-                                  " elements differ; first at index " + std::to_string(first) +
-                                  ": expected " + FormatElement(expected[first]) + ", got " +
-                                  FormatElement(got[first]));
+    result.status = InternalError(
+        what + ": " + std::to_string(mismatches) + " of " + std::to_string(expected.size()) +
+        " elements differ; first at index " + std::to_string(first) + ": expected " +
+        FormatElement(expected[first]) + ", got " + FormatElement(got[first]));
   }
   return result;
+}
+
+// Waits for `stream` and downloads the first `count` elements of d_out; errors name `what`.
+template <typename T>
+StatusOr<std::vector<T>> DownloadAfter(const DeviceBuffer<T>& d_out, size_t count,
+                                       const std::string& what, cudaStream_t stream) {
+  const cudaError_t err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess)
+    return CudaError(err, "cudaStreamSynchronize(stream)", __FILE__, __LINE__);
+  StatusOr<std::vector<T>> got = d_out.CopyToHost(count);
+  if (!got.ok()) return got.status().Annotate(what);
+  return got;
 }
 
 // Waits for `stream`, downloads the first expected.size() elements of d_out and compares them
@@ -68,18 +79,32 @@ VerifyResult CompareExact(const std::vector<T>& expected, const std::vector<T>& 
 template <typename T>
 VerifyResult VerifyDeviceOutput(const DeviceBuffer<T>& d_out, const std::vector<T>& expected,
                                 const std::string& what, cudaStream_t stream) {
-  VerifyResult result;
-  const cudaError_t err = cudaStreamSynchronize(stream);
-  if (err != cudaSuccess) {
-    result.status = CudaError(err, "cudaStreamSynchronize(stream)", __FILE__, __LINE__);
-    return result;
-  }
-  StatusOr<std::vector<T>> got = d_out.CopyToHost(expected.size());
+  StatusOr<std::vector<T>> got = DownloadAfter(d_out, expected.size(), what, stream);
   if (!got.ok()) {
-    result.status = got.status().Annotate(what);
-    return result;
+    VerifyResult failed;
+    failed.status = got.status();
+    return failed;
   }
   return CompareExact(expected, *got, what);
+}
+
+// The same for families whose CPU reference is too slow for every element: compares d_out at the
+// indices `picked` with `expected` (one value per picked index, in the same order). A mismatch's
+// index counts within the sample.
+template <typename T>
+VerifyResult VerifyDeviceSample(const DeviceBuffer<T>& d_out, const std::vector<int64_t>& picked,
+                                const std::vector<T>& expected, const std::string& what,
+                                cudaStream_t stream) {
+  StatusOr<std::vector<T>> got = DownloadAfter(d_out, d_out.size(), what, stream);
+  if (!got.ok()) {
+    VerifyResult failed;
+    failed.status = got.status();
+    return failed;
+  }
+  std::vector<T> got_sample;
+  got_sample.reserve(picked.size());
+  for (int64_t i : picked) got_sample.push_back((*got)[static_cast<size_t>(i)]);
+  return CompareExact(expected, got_sample, what + " (sampled; indices count within the sample)");
 }
 
 }  // namespace warpwatch::kernels

@@ -57,23 +57,9 @@ class DivergenceCase : public Case {
   // Compares the sample of DivergenceVerifiedElements exactly (the CPU reference is too slow for
   // every element).
   VerifyResult Verify(cudaStream_t stream) override {
-    VerifyResult result;
-    const cudaError_t err = cudaStreamSynchronize(stream);
-    if (err != cudaSuccess) {
-      result.status = CudaError(err, "cudaStreamSynchronize(stream)", __FILE__, __LINE__);
-      return result;
-    }
-    StatusOr<std::vector<float>> got = d_out_.CopyToHost();
-    if (!got.ok()) {
-      result.status = got.status().Annotate(c_.key);
-      return result;
-    }
     const std::vector<int64_t> picked = DivergenceVerifiedElements(c_.n);
-    std::vector<float> got_sample;
-    got_sample.reserve(picked.size());
-    for (int64_t i : picked) got_sample.push_back((*got)[static_cast<size_t>(i)]);
-    return CompareExact(DivergenceReference(c_.branch, picked, kSeed), got_sample,
-                        c_.key + " (sampled elements; indices count within the sample)");
+    return VerifyDeviceSample(d_out_, picked, DivergenceReference(c_.branch, picked, kSeed), c_.key,
+                              stream);
   }
 
   LaunchShape Shape() const override {

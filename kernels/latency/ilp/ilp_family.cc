@@ -59,25 +59,13 @@ class IlpCase : public Case {
 
   // Compares the sample of IlpVerifiedThreads exactly.
   VerifyResult Verify(cudaStream_t stream) override {
-    VerifyResult result;
-    const cudaError_t err = cudaStreamSynchronize(stream);
-    if (err != cudaSuccess) {
-      result.status = CudaError(err, "cudaStreamSynchronize(stream)", __FILE__, __LINE__);
-      return result;
+    const std::vector<int64_t> picked = IlpVerifiedThreads(threads());
+    std::vector<float> expected;
+    expected.reserve(picked.size());
+    for (int64_t t : picked) {
+      expected.push_back(IlpReferenceValue(c_.ilp, SeededFloat(kSeed, static_cast<uint64_t>(t))));
     }
-    StatusOr<std::vector<float>> got = d_out_.CopyToHost();
-    if (!got.ok()) {
-      result.status = got.status().Annotate(c_.key);
-      return result;
-    }
-    std::vector<float> expected_sample;
-    std::vector<float> got_sample;
-    for (int64_t t : IlpVerifiedThreads(threads())) {
-      expected_sample.push_back(
-          IlpReferenceValue(c_.ilp, SeededFloat(kSeed, static_cast<uint64_t>(t))));
-      got_sample.push_back((*got)[static_cast<size_t>(t)]);
-    }
-    return CompareExact(expected_sample, got_sample, c_.key + " (sampled threads)");
+    return VerifyDeviceSample(d_out_, picked, expected, c_.key, stream);
   }
 
   LaunchShape Shape() const override {

@@ -58,23 +58,9 @@ class LocalCase : public Case {
   // Compares the sample of LocalVerifiedElements exactly (the CPU reference is too slow for every
   // element).
   VerifyResult Verify(cudaStream_t stream) override {
-    VerifyResult result;
-    const cudaError_t err = cudaStreamSynchronize(stream);
-    if (err != cudaSuccess) {
-      result.status = CudaError(err, "cudaStreamSynchronize(stream)", __FILE__, __LINE__);
-      return result;
-    }
-    StatusOr<std::vector<float>> got = d_out_.CopyToHost();
-    if (!got.ok()) {
-      result.status = got.status().Annotate(c_.key);
-      return result;
-    }
     const std::vector<int64_t> picked = LocalVerifiedElements(c_.n);
-    std::vector<float> got_sample;
-    got_sample.reserve(picked.size());
-    for (int64_t i : picked) got_sample.push_back((*got)[static_cast<size_t>(i)]);
-    return CompareExact(LocalReference(picked, static_cast<int>(c_.size), kSeed), got_sample,
-                        c_.key + " (sampled elements; indices count within the sample)");
+    return VerifyDeviceSample(
+        d_out_, picked, LocalReference(picked, static_cast<int>(c_.size), kSeed), c_.key, stream);
   }
 
   LaunchShape Shape() const override {
