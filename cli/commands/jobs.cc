@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/client/exit_codes.h"
+#include "cli/client/fetch_pages.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/detail/flag_parsing.h"
 #include "cli/format/job_view.h"
@@ -24,7 +25,6 @@ struct JobsFlags {
 };
 
 // The server's page size bound (ListJobsRequest.page_size).
-constexpr int kMaxPage = 1000;
 
 int RunJobs(const ClientOptions& client, const JobsFlags& flags) {
   v1::ListJobsRequest request;
@@ -44,17 +44,14 @@ int RunJobs(const ClientOptions& client, const JobsFlags& flags) {
   if (!channel.ok()) return ReportError(channel.status());
   auto stub = v1::JobService::NewStub(*channel);
   v1::ListJobsResponse all;
-  while (all.jobs_size() < flags.limit) {
-    request.set_page_size(std::min(kMaxPage, flags.limit - all.jobs_size()));
-    auto context = MakeContext(client, kCallTimeout);
-    v1::ListJobsResponse page;
-    grpc::Status status = stub->ListJobs(context.get(), request, &page);
-    if (!status.ok()) return ReportError(status);
-    for (auto& job : *page.mutable_jobs()) *all.add_jobs() = std::move(job);
-    all.set_next_page_token(page.next_page_token());
-    if (page.next_page_token().empty()) break;
-    request.set_page_token(page.next_page_token());
-  }
+  grpc::Status status = FetchPages(
+      request, flags.limit,
+      [&](const auto& r, v1::ListJobsResponse* page) {
+        auto context = MakeContext(client, kCallTimeout);
+        return stub->ListJobs(context.get(), r, page);
+      },
+      [](auto& response) { return response.mutable_jobs(); }, &all);
+  if (!status.ok()) return ReportError(status);
   if (client.json) {
     std::cout << ToJson(all, /*pretty=*/true) << "\n";
   } else {

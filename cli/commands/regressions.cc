@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/client/exit_codes.h"
+#include "cli/client/fetch_pages.h"
 #include "cli/commands/commands.h"
 #include "cli/format/json.h"
 #include "cli/format/regression_view.h"
@@ -26,8 +27,6 @@ struct RegressionsFlags {
   int64_t run_id = 0;
   int limit = 50;
 };
-
-constexpr int kMaxPage = 1000;  // ListRegressionsRequest.page_size's maximum
 
 // "open", "OPEN", "regression_state_open" -> the enum value via `parse`; INVALID_ARGUMENT
 // naming the flag otherwise.
@@ -54,8 +53,8 @@ int RunRegressions(const ClientOptions& client, const RegressionsFlags& flags) {
     request.add_states(*s);
   }
   for (const std::string& text : flags.kinds) {
-    StatusOr<v1::RegressionKind> k = ParseEnum<v1::RegressionKind>(
-        text, "REGRESSION_KIND_", v1::RegressionKind_Parse, "--kind");
+    StatusOr<v1::RegressionKind> k =
+        ParseEnum<v1::RegressionKind>(text, "REGRESSION_KIND_", v1::RegressionKind_Parse, "--kind");
     if (!k.ok()) return ReportError(k.status());
     request.add_kinds(*k);
   }
@@ -67,17 +66,14 @@ int RunRegressions(const ClientOptions& client, const RegressionsFlags& flags) {
   if (!channel.ok()) return ReportError(channel.status());
   auto stub = v1::ResultService::NewStub(*channel);
   v1::ListRegressionsResponse all;
-  while (all.regressions_size() < flags.limit) {
-    request.set_page_size(std::min(kMaxPage, flags.limit - all.regressions_size()));
-    auto context = MakeContext(client, kCallTimeout);
-    v1::ListRegressionsResponse page;
-    grpc::Status status = stub->ListRegressions(context.get(), request, &page);
-    if (!status.ok()) return ReportError(status);
-    for (auto& g : *page.mutable_regressions()) *all.add_regressions() = std::move(g);
-    all.set_next_page_token(page.next_page_token());
-    if (page.next_page_token().empty()) break;
-    request.set_page_token(page.next_page_token());
-  }
+  grpc::Status status = FetchPages(
+      request, flags.limit,
+      [&](const auto& r, v1::ListRegressionsResponse* page) {
+        auto context = MakeContext(client, kCallTimeout);
+        return stub->ListRegressions(context.get(), r, page);
+      },
+      [](auto& response) { return response.mutable_regressions(); }, &all);
+  if (!status.ok()) return ReportError(status);
   if (client.json) {
     std::cout << ToJson(all, /*pretty=*/true) << "\n";
   } else {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/client/exit_codes.h"
+#include "cli/client/fetch_pages.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/detail/flag_parsing.h"
 #include "cli/format/json.h"
@@ -26,8 +27,6 @@ struct ResultsFlags {
   bool samples = false;
   int limit = 10000;
 };
-
-constexpr int kMaxPage = 1000;  // QueryMeasurementsRequest.page_size's maximum
 
 int RunResults(const ClientOptions& client, const ResultsFlags& flags) {
   v1::QueryMeasurementsRequest request;
@@ -49,17 +48,14 @@ int RunResults(const ClientOptions& client, const ResultsFlags& flags) {
   if (!channel.ok()) return ReportError(channel.status());
   auto stub = v1::ResultService::NewStub(*channel);
   v1::QueryMeasurementsResponse all;
-  while (all.measurements_size() < flags.limit) {
-    request.set_page_size(std::min(kMaxPage, flags.limit - all.measurements_size()));
-    auto context = MakeContext(client, kCallTimeout);
-    v1::QueryMeasurementsResponse page;
-    grpc::Status status = stub->QueryMeasurements(context.get(), request, &page);
-    if (!status.ok()) return ReportError(status);
-    for (auto& m : *page.mutable_measurements()) *all.add_measurements() = std::move(m);
-    all.set_next_page_token(page.next_page_token());
-    if (page.next_page_token().empty()) break;
-    request.set_page_token(page.next_page_token());
-  }
+  grpc::Status status = FetchPages(
+      request, flags.limit,
+      [&](const auto& r, v1::QueryMeasurementsResponse* page) {
+        auto context = MakeContext(client, kCallTimeout);
+        return stub->QueryMeasurements(context.get(), r, page);
+      },
+      [](auto& response) { return response.mutable_measurements(); }, &all);
+  if (!status.ok()) return ReportError(status);
   if (client.json) {
     std::cout << ToJson(all, /*pretty=*/true) << "\n";
   } else {

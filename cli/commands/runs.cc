@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/client/exit_codes.h"
+#include "cli/client/fetch_pages.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/detail/flag_parsing.h"
 #include "cli/format/json.h"
@@ -26,8 +27,6 @@ struct RunsFlags {
   int limit = 20;
 };
 
-constexpr int kMaxPage = 1000;  // ListRunsRequest.page_size's maximum
-
 int RunRuns(const ClientOptions& client, const RunsFlags& flags) {
   v1::ListRunsRequest request;
   request.set_job_id(flags.job_id);
@@ -43,17 +42,14 @@ int RunRuns(const ClientOptions& client, const RunsFlags& flags) {
   if (!channel.ok()) return ReportError(channel.status());
   auto stub = v1::ResultService::NewStub(*channel);
   v1::ListRunsResponse all;
-  while (all.runs_size() < flags.limit) {
-    request.set_page_size(std::min(kMaxPage, flags.limit - all.runs_size()));
-    auto context = MakeContext(client, kCallTimeout);
-    v1::ListRunsResponse page;
-    grpc::Status status = stub->ListRuns(context.get(), request, &page);
-    if (!status.ok()) return ReportError(status);
-    for (auto& run : *page.mutable_runs()) *all.add_runs() = std::move(run);
-    all.set_next_page_token(page.next_page_token());
-    if (page.next_page_token().empty()) break;
-    request.set_page_token(page.next_page_token());
-  }
+  grpc::Status status = FetchPages(
+      request, flags.limit,
+      [&](const auto& r, v1::ListRunsResponse* page) {
+        auto context = MakeContext(client, kCallTimeout);
+        return stub->ListRuns(context.get(), r, page);
+      },
+      [](auto& response) { return response.mutable_runs(); }, &all);
+  if (!status.ok()) return ReportError(status);
   if (client.json) {
     std::cout << ToJson(all, /*pretty=*/true) << "\n";
   } else {
