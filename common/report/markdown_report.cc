@@ -12,6 +12,7 @@
 #include "common/catalog/catalog.h"
 #include "common/report/format.h"
 #include "common/report/lesson_verdict.h"
+#include "common/report/suite_time.h"
 
 namespace warpwatch::report {
 namespace {
@@ -181,7 +182,7 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
         << (o.block_size() > 0 ? std::to_string(o.static_shared_bytes() + o.dynamic_shared_bytes())
                                : "-")
         << " | " << (o.block_size() > 0 ? std::to_string(o.local_bytes_per_thread()) : "-") << " | "
-        << m.samples_seconds_size() << " | " << (m.stop_reason().empty() ? "-" : m.stop_reason())
+        << (m.sample_count() > 0 ? m.sample_count() : m.samples_seconds_size()) << " | " << (m.stop_reason().empty() ? "-" : m.stop_reason())
         << " | " << (ok ? FormatPercent(m.throttled_fraction()) : "-") << " |";
     for (const auto& c : counter_names) {
       auto it = m.counters().find(c);
@@ -230,6 +231,7 @@ std::string RenderMarkdown(const v1::RunResult& run, const ReportOptions& option
   if (!run.command().empty()) out << "Measured with `" << run.command() << "`.\n\n";
   RenderEnvironment(run.environment(), out);
   out << RenderTargets(options.targets);
+  out << RenderSuiteTime(run);
 
   std::map<std::string, std::vector<const v1::Measurement*>> by_family;
   for (const auto& m : run.measurements()) by_family[m.case_().family()].push_back(&m);
