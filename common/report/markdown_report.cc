@@ -134,6 +134,10 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
   out << "## " << family;
   if (info != nullptr) out << " (guide " << info->guide_section << ")\n\n> " << info->lesson;
   out << "\n\n";
+  if (info != nullptr && !info->timed_region.empty()) {
+    out << "Timed region: " << info->timed_region
+        << ". The \"CUPTI kernel\" column is the kernels' own share of it.\n\n";
+  }
   const std::string verdict = LessonVerdict(rows, recommended, references);
   if (!verdict.empty()) out << verdict << "\n\n";
   auto note = options.notes.find(family);

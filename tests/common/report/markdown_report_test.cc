@@ -152,6 +152,19 @@ TEST(MarkdownReportTest, KeepsFamiliesTheCatalogDoesNotKnowAtTheEnd) {
   EXPECT_LT(md.find("## reduce"), md.find("## future.family")) << md;
 }
 
+TEST(MarkdownReportTest, SaysWhatTheTimeCoversWhereItIsMoreThanKernels) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("memory.managed", "managed_prefetch", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  const std::string md = RenderMarkdown(run, ReportOptions{});
+  const size_t managed = md.find("## memory.managed");
+  const size_t reduce = md.find("## reduce");
+  const size_t timed = md.find("Timed region: the kernel with the page faults");
+  ASSERT_NE(timed, std::string::npos) << md;
+  EXPECT_GT(timed, managed) << md;
+  EXPECT_EQ(md.find("Timed region:", reduce), std::string::npos) << md;
+}
+
 TEST(FormatTest, PicksTheLargestUnitBelowTheValue) {
   EXPECT_EQ(FormatSeconds(1.5e-3), "1.50 ms");
   EXPECT_EQ(FormatSeconds(250e-6), "250 us");
