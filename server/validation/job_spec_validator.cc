@@ -28,7 +28,9 @@ Status ValidateMeasurement(const v1::MeasurementSettings& m, const SpecLimits& l
   // Unset, the worker's default applies, raised to min_samples (worker/engine/engine_settings.h).
   const int max_samples =
       m.max_samples() == 0 ? std::max(kDefaultMaxSamples, min_samples) : m.max_samples();
-  if (m.max_samples() == 0 && max_samples > fits) {
+  // min_samples raised the cap (the default cap itself is the server's deployment choice, as
+  // before): it must fit one upload as an explicit max_samples must.
+  if (m.max_samples() == 0 && min_samples > kDefaultMaxSamples && max_samples > fits) {
     return InvalidArgumentError(
         f + "min_samples: " + std::to_string(min_samples) +
         " samples make a measurement larger than one upload (--max-upload-bytes " +
