@@ -71,10 +71,10 @@ int main(int argc, char** argv) {
   run->add_option("--max-noise", o.max_noise_percent,
                   "target relative standard deviation in percent (default 0.5)");
   run->add_option("--min-samples", o.min_samples, "minimum samples per point (default 10)");
-  run->add_option("--max-samples", o.max_samples, "maximum samples per point (default 10000)");
+  run->add_option("--max-samples", o.max_samples, "maximum samples per point (default 2000)");
   run->add_option("--timeout", o.point_timeout_seconds, "sampling time limit per point, s (15)");
   run->add_option("--min-time", o.min_time_seconds,
-                  "GPU time to sample before the noise rule may stop, s (0.5)");
+                  "GPU time to sample before the noise rule may stop, s (0.1)");
   run->add_option("--sample-groups", o.sample_groups,
                   "take the samples in N groups, each on fresh allocations (1)");
   run->add_flag("--hot", o.no_l2_flush, "do not flush L2 before samples");

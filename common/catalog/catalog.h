@@ -54,6 +54,11 @@ struct FamilyInfo {
   // region launches no kernel of ours (cudaMemcpy, transfers) the engine reports it as absent.
   std::vector<std::string> counters;
   bool test_only = false;          // exists for tests (a faulting family); not in the nightly suite
+  // What a sample's time covers when it is more than the kernels Run() launches (copies,
+  // allocations, page migration, device-side launches); empty for kernel-only families. Such a
+  // family's event time differs from its kernels' CUPTI time by design, so the engine does not
+  // flag the difference (Measurement.times_disagree) and the profiler cross-check leaves it out.
+  std::string timed_region;
 
   const VariantInfo* FindVariant(std::string_view variant) const;
   const AxisInfo* FindAxis(std::string_view axis) const;

@@ -12,6 +12,7 @@
 #include "common/catalog/catalog.h"
 #include "common/report/format.h"
 #include "common/report/lesson_verdict.h"
+#include "common/report/suite_time.h"
 
 namespace warpwatch::report {
 namespace {
@@ -133,6 +134,10 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
   out << "## " << family;
   if (info != nullptr) out << " (guide " << info->guide_section << ")\n\n> " << info->lesson;
   out << "\n\n";
+  if (info != nullptr && !info->timed_region.empty()) {
+    out << "Timed region: " << info->timed_region
+        << ". The \"CUPTI kernel\" column is the kernels' own share of it.\n\n";
+  }
   const std::string verdict = LessonVerdict(rows, recommended, references);
   if (!verdict.empty()) out << verdict << "\n\n";
   auto note = options.notes.find(family);
@@ -181,7 +186,7 @@ void RenderFamily(const catalog::FamilyInfo* info, const std::string& family,
         << (o.block_size() > 0 ? std::to_string(o.static_shared_bytes() + o.dynamic_shared_bytes())
                                : "-")
         << " | " << (o.block_size() > 0 ? std::to_string(o.local_bytes_per_thread()) : "-") << " | "
-        << m.samples_seconds_size() << " | " << (m.stop_reason().empty() ? "-" : m.stop_reason())
+        << (m.sample_count() > 0 ? m.sample_count() : m.samples_seconds_size()) << " | " << (m.stop_reason().empty() ? "-" : m.stop_reason())
         << " | " << (ok ? FormatPercent(m.throttled_fraction()) : "-") << " |";
     for (const auto& c : counter_names) {
       auto it = m.counters().find(c);
@@ -230,6 +235,7 @@ std::string RenderMarkdown(const v1::RunResult& run, const ReportOptions& option
   if (!run.command().empty()) out << "Measured with `" << run.command() << "`.\n\n";
   RenderEnvironment(run.environment(), out);
   out << RenderTargets(options.targets);
+  out << RenderSuiteTime(run);
 
   std::map<std::string, std::vector<const v1::Measurement*>> by_family;
   for (const auto& m : run.measurements()) by_family[m.case_().family()].push_back(&m);

@@ -4,6 +4,7 @@
 #define WARPWATCH_KERNELS_CORE_VERIFY_H_
 
 #include <cmath>
+#include <algorithm>
 #include <cstddef>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "kernels/core/cuda_check.h"
 #include "kernels/core/device_buffer.h"
 #include "kernels/core/family.h"
+#include "kernels/core/parallel_for.h"
 
 namespace warpwatch::kernels {
 
@@ -43,15 +45,33 @@ VerifyResult CompareExact(const std::vector<T>& expected, const std::vector<T>& 
                                   " elements, reference " + std::to_string(expected.size()));
     return result;
   }
+  // One partial result per ParallelFor range, combined in range order (so "first" is the first).
+  struct Part {
+    size_t mismatches = 0;
+    size_t first = 0;
+    double max_error = 0;
+  };
+  const int64_t n = static_cast<int64_t>(expected.size());
+  const int parts = ParallelForParts(n);
+  std::vector<Part> part(static_cast<size_t>(parts));
+  ParallelFor(n, [&](int k, int64_t begin, int64_t end) {
+    Part& p = part[static_cast<size_t>(k)];
+    for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      if (!(expected[i] == got[i])) {
+        if (p.mismatches == 0) p.first = i;
+        ++p.mismatches;
+        const double diff =
+            std::fabs(static_cast<double>(expected[i]) - static_cast<double>(got[i]));
+        if (diff > p.max_error) p.max_error = diff;
+      }
+    }
+  });
   size_t mismatches = 0;
   size_t first = 0;
-  for (size_t i = 0; i < expected.size(); ++i) {
-    if (!(expected[i] == got[i])) {
-      if (mismatches == 0) first = i;
-      ++mismatches;
-      const double diff = std::fabs(static_cast<double>(expected[i]) - static_cast<double>(got[i]));
-      if (diff > result.max_error) result.max_error = diff;
-    }
+  for (const Part& p : part) {
+    if (mismatches == 0 && p.mismatches > 0) first = p.first;
+    mismatches += p.mismatches;
+    result.max_error = std::max(result.max_error, p.max_error);
   }
   if (mismatches > 0) {
     result.status = InternalError(

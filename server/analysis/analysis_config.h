@@ -25,6 +25,10 @@ struct AnalysisConfig {
   // Fleet view: the latest good run of each device of the model that finished within this span
   // before the analysed run did ("one night", with slack for a night whose jobs queue for hours).
   std::chrono::hours fleet_window{24};
+  // A confirmation job still QUEUED this long after it was created is cancelled and its suspects
+  // open unconfirmed: its GPU left the fleet (or stays busy) and a suspect must not wait forever.
+  // A day: a node rebooted or drained overnight is back within it.
+  std::chrono::seconds confirmation_queue_timeout{24 * 3600};
 };
 
 struct RunAnalysisSummary;  // run_analyzer.h

@@ -40,6 +40,10 @@ void AnalysisLoop::Stop() {
 
 StatusOr<int> AnalysisLoop::RunOnce() {
   if (ready_ && !ready_()) return 0;
+  StatusOr<int> stale =
+      store_->CancelStaleConfirmations(options_.config.confirmation_queue_timeout);
+  if (!stale.ok()) return stale.status().Annotate("cancelling stale confirmations");
+  if (*stale > 0) spdlog::warn("msg=\"stale confirmation jobs cancelled\" jobs={}", *stale);
   StatusOr<int> opened = store_->OpenSuspectsOfAbandonedConfirmations();
   if (!opened.ok()) return opened.status().Annotate("opening suspects of abandoned confirmations");
   if (*opened > 0) spdlog::info("msg=\"suspects opened unconfirmed\" regressions={}", *opened);

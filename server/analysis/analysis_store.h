@@ -203,6 +203,11 @@ class AnalysisStore {
   // run will come) become OPEN, with an event saying they were not confirmed. Returns how many.
   virtual StatusOr<int> OpenSuspectsOfAbandonedConfirmations() = 0;
 
+  // Confirmation jobs still QUEUED `max_queued` after they were created (their GPU never came
+  // back to take them) end CANCELLED with an error saying so, and the next
+  // OpenSuspectsOfAbandonedConfirmations opens their suspects. Returns how many were cancelled.
+  virtual StatusOr<int> CancelStaleConfirmations(std::chrono::seconds max_queued) = 0;
+
   // Blocks until a run finishes (a NOTIFY from the database) or `timeout` passes; true when
   // notified. Also true after the listening connection was re-established (notifications may
   // have been missed). UNAVAILABLE, after at most `timeout`, while the database is unreachable.

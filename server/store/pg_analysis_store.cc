@@ -40,6 +40,7 @@ class PgAnalysisStore : public analysis::AnalysisStore {
 
   StatusOr<std::optional<int64_t>> AnalyzeNextRun(const Analyze& analyze) override;
   StatusOr<int> OpenSuspectsOfAbandonedConfirmations() override;
+  StatusOr<int> CancelStaleConfirmations(std::chrono::seconds max_queued) override;
   StatusOr<bool> WaitForFinishedRun(std::chrono::milliseconds timeout) override;
 
  private:
@@ -142,6 +143,22 @@ StatusOr<int> PgAnalysisStore::OpenSuspectsOfAbandonedConfirmations() {
             std::string(analysis::kDetectorActor));
         return static_cast<int>(r.size());
       });
+}
+
+StatusOr<int> PgAnalysisStore::CancelStaleConfirmations(std::chrono::seconds max_queued) {
+  return Transact<int>(pool_, "CancelStaleConfirmations", [&](pqxx::work& tx) -> StatusOr<int> {
+    const std::string why = "confirmation not started within " +
+                            std::to_string(max_queued.count()) +
+                            " s: its GPU did not come back for it";
+    pqxx::result r = tx.exec_params(
+        "UPDATE job SET state = 'CANCELLED', cancel_requested = true, cancel_reason = $2,"
+        " error = $2, finished_at = now()"
+        " WHERE id IN (SELECT id FROM job WHERE confirms_run_id IS NOT NULL AND state = 'QUEUED'"
+        "  AND created_at < now() - make_interval(secs => $1) FOR UPDATE SKIP LOCKED)"
+        " RETURNING id",
+        static_cast<double>(max_queued.count()), why);
+    return static_cast<int>(r.size());
+  });
 }
 
 StatusOr<bool> PgAnalysisStore::WaitForFinishedRun(std::chrono::milliseconds timeout) {

@@ -1,6 +1,8 @@
 // File: server/validation/job_spec_validator.cc
 #include "server/validation/job_spec_validator.h"
 
+#include <algorithm>
+
 #include "common/catalog/plan.h"
 #include "server/validation/detail/field_rules.h"
 
@@ -23,7 +25,18 @@ Status ValidateMeasurement(const v1::MeasurementSettings& m, const SpecLimits& l
         std::to_string(fits));
   }
   const int min_samples = m.min_samples() == 0 ? kDefaultMinSamples : m.min_samples();
-  const int max_samples = m.max_samples() == 0 ? kDefaultMaxSamples : m.max_samples();
+  // Unset, the worker's default applies, raised to min_samples (worker/engine/engine_settings.h).
+  const int max_samples =
+      m.max_samples() == 0 ? std::max(kDefaultMaxSamples, min_samples) : m.max_samples();
+  // min_samples raised the cap (the default cap itself is the server's deployment choice, as
+  // before): it must fit one upload as an explicit max_samples must.
+  if (m.max_samples() == 0 && min_samples > kDefaultMaxSamples && max_samples > fits) {
+    return InvalidArgumentError(
+        f + "min_samples: " + std::to_string(min_samples) +
+        " samples make a measurement larger than one upload (--max-upload-bytes " +
+        std::to_string(limits.max_upload_bytes) + "), so it could never be stored; at most " +
+        std::to_string(fits));
+  }
   if (min_samples > max_samples) {
     return InvalidArgumentError(f + "min_samples: " + std::to_string(min_samples) +
                                 " exceeds max_samples " + std::to_string(max_samples));

@@ -15,7 +15,7 @@ namespace warpwatch::server::validation {
 
 // Server defaults of MeasurementSettings' zero values (job.proto).
 inline constexpr int kDefaultMinSamples = 10;
-inline constexpr int kDefaultMaxSamples = 10000;  // the worker's (worker/stats/stopping_rule.h)
+inline constexpr int kDefaultMaxSamples = 2000;  // the worker's (worker/stats/stopping_rule.h)
 
 // Bounds. Wider than any sensible job, narrow enough to refuse typos (0.5 for 0.005).
 inline constexpr int kMaxMinSamples = 100000;

@@ -3,7 +3,7 @@
 # (ctest deploy.dashboard_sql):
 # - starts a throwaway cluster (initdb + pg_ctl in a temp dir, Unix socket only), applies
 #   server/store/migrations/*.sql in order, one transaction each, as a CREATEROLE owner;
-# - loads tests/fixtures/h100_nightly.json (172 measurements of one H100) as three runs on two
+# - loads tests/fixtures/h100_nightly.json (144 measurements of one H100) as three runs on two
 #   GPUs of two hosts, with one regression and one change point;
 # - logs in as warpwatch_readonly (migration 0003) and runs each panel, variable and annotation
 #   query with Grafana's $variables and macros ($__timeFilter, $__timeGroupAlias, ...) expanded:

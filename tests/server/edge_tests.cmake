@@ -40,6 +40,7 @@ gtest_discover_tests(server_edge_unit_tests TEST_PREFIX "edge." PROPERTIES LABEL
 
 add_executable(server_rpc_tests
   auth/rpc_auth_test.cc
+  auth/role_matrix_rpc_test.cc
   health/health_rpc_test.cc
   reflection/reflection_rpc_test.cc
   metrics/metrics_rpc_test.cc

@@ -19,8 +19,8 @@ struct EngineSettings {
 
 inline constexpr int kMaxSampleGroups = 16;
 
-// Defaults (nvbench stdrel): min_samples 10, max_samples 10000, target_noise 0.005 (relative
-// standard deviation), min GPU time 0.5 s,
+// Defaults (nvbench stdrel with the nightly budget of worker/stats/stopping_rule.h): min_samples
+// 10, max_samples 2000, target_noise 0.005 (relative standard deviation), min GPU time 0.1 s,
 // point timeout 15 s, L2 flush on, one sample group (at most kMaxSampleGroups). max_samples is
 // raised to min_samples when below it.
 EngineSettings ResolveSettings(const v1::MeasurementSettings& settings);

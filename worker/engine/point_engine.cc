@@ -173,6 +173,17 @@ StatusOr<std::unique_ptr<kernels::Case>> PointEngine::PrepareCase(const catalog:
 }
 
 PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettings& settings) {
+  WallClock& clock = SteadyWallClock();
+  const double start = clock.NowSeconds();
+  v1::PointWallTime wall;
+  PointResult r = MeasureTimed(point, settings, clock, &wall);
+  wall.set_total_seconds(clock.NowSeconds() - start);
+  *r.measurement.mutable_wall_time() = wall;
+  return r;
+}
+
+PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineSettings& settings,
+                                      WallClock& clock, v1::PointWallTime* wall) {
   PointResult r;
   v1::Measurement& m = r.measurement;
   m.mutable_case_()->set_family(point.family);
@@ -181,7 +192,9 @@ PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettin
   m.mutable_case_()->set_canonical(point.Canonical());
   *m.mutable_measured_at() = google::protobuf::util::TimeUtil::GetCurrentTime();
 
+  double phase_start = clock.NowSeconds();
   StatusOr<std::unique_ptr<kernels::Case>> first = PrepareCase(point, settings, &m);
+  wall->set_setup_seconds(clock.NowSeconds() - phase_start);
   if (!first.ok()) {
     if (first.status().code() == StatusCode::kFailedPrecondition) {
       return Skipped(first.status().message(), std::move(r));
@@ -224,15 +237,18 @@ PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettin
   for (int g = 0; g < groups; ++g) {
     std::unique_ptr<kernels::Case> previous;
     if (g > 0) {
+      phase_start = clock.NowSeconds();
       StatusOr<std::unique_ptr<kernels::Case>> fresh = PrepareCase(point, settings, &m);
+      wall->set_setup_seconds(wall->setup_seconds() + clock.NowSeconds() - phase_start);
       if (!fresh.ok())
         return Failed(fresh.status().Annotate("group " + std::to_string(g)), std::move(r));
       previous = std::move(current);
       current = std::move(fresh).value();
       (*sampler)->SetCase(current.get());
     }
-    SamplingResult part =
-        SampleUntilStable(**sampler, groups > 1 ? share : settings.stop, SteadyWallClock());
+    phase_start = clock.NowSeconds();
+    SamplingResult part = SampleUntilStable(**sampler, groups > 1 ? share : settings.stop, clock);
+    wall->set_sampling_seconds(wall->sampling_seconds() + clock.NowSeconds() - phase_start);
     previous.reset();
     sampling.samples.insert(sampling.samples.end(), part.samples.begin(), part.samples.end());
     group_of.insert(group_of.end(), part.samples.size(), g);
@@ -261,6 +277,7 @@ PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettin
   }
 
   if (settings.kernel_durations) {
+    phase_start = clock.NowSeconds();
     StatusOr<std::unique_ptr<CaseSampler>> traced =
         CaseSampler::Create(current.get(), stream_, tools);
     Status d = traced.ok() ? RunDurationPass(**traced, settings.duration_samples, stamp_symbol_, &m)
@@ -269,9 +286,17 @@ PointResult PointEngine::Measure(const catalog::Point& point, const EngineSettin
       m.set_duration_note("kernel durations unavailable: " + d.message());
       if (kernels::IsContextPoisoned()) r.context_poisoned = true;
     }
+    // A region that is more than its kernels differs from their time by design: not a flag.
+    const catalog::FamilyInfo* info = catalog::FindFamily(point.family);
+    if (info != nullptr && !info->timed_region.empty()) m.set_times_disagree(false);
+    wall->set_duration_pass_seconds(clock.NowSeconds() - phase_start);
   }
 
-  if (settings.collect_counters) CollectCounters(point, *current, cold, &r);
+  if (settings.collect_counters) {
+    phase_start = clock.NowSeconds();
+    CollectCounters(point, *current, cold, &r);
+    wall->set_counter_pass_seconds(clock.NowSeconds() - phase_start);
+  }
   m.set_status(v1::POINT_STATUS_OK);
   return r;
 }

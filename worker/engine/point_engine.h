@@ -22,6 +22,7 @@
 #include "worker/engine/l2_flusher.h"
 #include "worker/engine/launch_blocker.h"
 #include "worker/profiler/counter_profiler.h"
+#include "worker/stats/stopping_rule.h"
 
 namespace warpwatch::worker {
 
@@ -58,6 +59,9 @@ class PointEngine {
   StatusOr<std::unique_ptr<kernels::Case>> PrepareCase(const catalog::Point& point,
                                                        const EngineSettings& settings,
                                                        v1::Measurement* m);
+  // Measure's body; records each phase's wall time in `wall` (Measure adds the total).
+  PointResult MeasureTimed(const catalog::Point& point, const EngineSettings& settings,
+                           WallClock& clock, v1::PointWallTime* wall);
   void CollectCounters(const catalog::Point& point, kernels::Case& c, bool cold, PointResult* r);
 
   DeviceInfo info_;

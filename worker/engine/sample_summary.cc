@@ -10,6 +10,7 @@ namespace warpwatch::worker {
 void SummarizeSamples(const SamplingResult& sampling, const SampleContext& context,
                       v1::Measurement* m) {
   for (double s : sampling.samples) m->add_samples_seconds(s);
+  m->set_sample_count(static_cast<int64_t>(sampling.samples.size()));
   std::vector<double> known_clocks;
   for (size_t i = 0; i < sampling.samples.size(); ++i) {
     double clock = i < context.clocks_mhz.size() ? context.clocks_mhz[i] : 0.0;

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 
 namespace warpwatch::worker {
 namespace {
@@ -77,12 +78,26 @@ std::string ShortKernelName(const std::string& demangled) {
   return s.substr(start);
 }
 
+namespace {
+
+// nvcc gives internal-linkage device symbols of relocatable device code (-rdc, e.g. kernels in an
+// anonymous namespace of dynamic_parallelism) a per-file prefix, "__nv_static_<n>__<hash>_", in
+// front of the Itanium symbol; the demangler knows only the part from "_Z" on.
+std::string ItaniumPart(const std::string& symbol) {
+  static constexpr std::string_view kRdcPrefix = "__nv_static_";
+  if (symbol.rfind(kRdcPrefix, 0) != 0) return symbol;
+  const size_t z = symbol.find("__Z", kRdcPrefix.size());
+  return z == std::string::npos ? symbol : symbol.substr(z + 1);
+}
+
+}  // namespace
+
 KernelName NameKernel(const std::string& symbol) {
   KernelName k;
   k.mangled = symbol;
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> out(
-      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+      abi::__cxa_demangle(ItaniumPart(symbol).c_str(), nullptr, nullptr, &status), std::free);
   if (status != 0 || out == nullptr) {
     k.demangled = symbol;
     k.name = symbol;

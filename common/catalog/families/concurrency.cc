@@ -30,6 +30,9 @@ FamilyInfo ConcurrencyStreams() {
       Axis("streams", "streams, or small kernels, the work is split over", {4}, 1, 32),
   };
   f.counters = {kSmThroughput, kDramThroughput};
+  f.timed_region =
+      "the whole pipeline or set of kernels: host-device copies and every stream's work, from the "
+      "first enqueue to the last completion";
   return f;
 }
 

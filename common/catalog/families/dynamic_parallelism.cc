@@ -36,6 +36,8 @@ FamilyInfo DynamicParallelism() {
       block,
   };
   f.counters = {kSmThroughput, kInstructionsExecuted};
+  f.timed_region =
+      "the host launch and every grid it launches from the device, to the last child's end";
   return f;
 }
 

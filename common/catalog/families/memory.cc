@@ -209,6 +209,9 @@ FamilyInfo MemoryAllocationChurn() {
       BlockSizeAxis({256}),
   };
   f.counters = {};
+  f.timed_region =
+      "the allocation and free around the two kernels (malloc_free, malloc_async_pool), or the "
+      "two kernels alone (preallocated)";
   return f;
 }
 
@@ -238,6 +241,9 @@ FamilyInfo MemoryManaged() {
       BlockSizeAxis({256}),
   };
   f.counters = {kDramThroughput};
+  f.timed_region =
+      "the kernel with the page faults and migration it triggers (managed, managed_advise) or the "
+      "prefetch before it (managed_prefetch)";
   return f;
 }
 

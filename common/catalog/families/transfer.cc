@@ -32,6 +32,8 @@ FamilyInfo TransferHostDevice() {
   chunk.variants = {"small_copies"};
   f.axes = {bytes, chunk};
   f.counters = {};
+  f.timed_region =
+      "the host-to-device copies (the mapped variant: its kernel reading host memory over the link)";
   return f;
 }
 

@@ -199,5 +199,17 @@ TEST(AxisCheckValueTest, NamesTheRuleThatFails) {
   EXPECT_EQ(r->CheckValue(96).message(), "block_size 96 is not a power of two");
 }
 
+// kernel-suite.md: families whose timed region is not one kernel say what their time covers.
+TEST(CatalogTest, ExactlyTheFamiliesTimedBeyondTheirKernelsSayWhatTheirTimeCovers) {
+  const std::set<std::string> expected = {"transfer.host_device", "concurrency.streams",
+                                          "memory.allocation_churn", "memory.managed",
+                                          "dynamic_parallelism"};
+  std::set<std::string> declared;
+  for (const FamilyInfo& f : Families()) {
+    if (!f.timed_region.empty()) declared.insert(f.name);
+  }
+  EXPECT_EQ(declared, expected);
+}
+
 }  // namespace
 }  // namespace warpwatch::catalog

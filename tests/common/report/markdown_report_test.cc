@@ -152,6 +152,21 @@ TEST(MarkdownReportTest, KeepsFamiliesTheCatalogDoesNotKnowAtTheEnd) {
   EXPECT_LT(md.find("## reduce"), md.find("## future.family")) << md;
 }
 
+TEST(MarkdownReportTest, SaysWhatTheTimeCoversWhereItIsMoreThanKernels) {
+  v1::RunResult run;
+  *run.add_measurements() = Point("memory.managed", "managed_prefetch", 1024, 1e-3);
+  *run.add_measurements() = Point("reduce", "warp_shuffle", 1024, 1e-3);
+  const std::string md = RenderMarkdown(run, ReportOptions{});
+  auto section = [&md](const std::string& family) {
+    const size_t at = md.find("## " + family);
+    return at == std::string::npos ? std::string() : md.substr(at, md.find("\n## ", at + 1) - at);
+  };
+  EXPECT_NE(section("memory.managed").find("Timed region: the kernel with the page faults"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(section("reduce").find("Timed region:"), std::string::npos) << md;
+}
+
 TEST(FormatTest, PicksTheLargestUnitBelowTheValue) {
   EXPECT_EQ(FormatSeconds(1.5e-3), "1.50 ms");
   EXPECT_EQ(FormatSeconds(250e-6), "250 us");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace warpwatch::kernels {
@@ -21,6 +22,24 @@ TEST(CompareExact, NamesTheFirstMismatchAndCountsThemAll) {
   EXPECT_EQ(r.status.message(),
             "fam/var: 2 of 4 elements differ; first at index 1: expected 2, got 2.5");
   EXPECT_EQ(r.max_error, 4);
+}
+
+// Large outputs are compared on several threads (kernels/core/parallel_for.h): the message still
+// names the earliest mismatch and counts every part's.
+TEST(CompareExact, LargeArraysNameTheEarliestMismatchOfAllParts) {
+  const int64_t n = 3 * kParallelForMinChunk + 7;
+  ASSERT_GT(ParallelForParts(n), 0);
+  std::vector<float> expected(static_cast<size_t>(n), 1.0f);
+  std::vector<float> got = expected;
+  got[static_cast<size_t>(2 * kParallelForMinChunk + 5)] = 4.0f;
+  got[static_cast<size_t>(kParallelForMinChunk + 3)] = 3.0f;
+  const VerifyResult r = CompareExact(expected, got, "big");
+  ASSERT_FALSE(r.status.ok());
+  EXPECT_EQ(r.status.message(), "big: 2 of " + std::to_string(n) +
+                                    " elements differ; first at index " +
+                                    std::to_string(kParallelForMinChunk + 3) +
+                                    ": expected 1, got 3");
+  EXPECT_EQ(r.max_error, 3);
 }
 
 TEST(CompareExact, BytesPrintAsNumbers) {

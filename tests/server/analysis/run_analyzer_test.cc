@@ -7,52 +7,10 @@
 
 #include "server/analysis/confirmation_plan.h"
 #include "server/store/detail/conversions.h"
-#include "tests/server/analysis/analysis_test_util.h"
+#include "tests/server/analysis/run_analyzer_fixture.h"
 
 namespace warpwatch::server::testing {
 namespace {
-
-constexpr double kNoise = 0.002;  // run-to-run noise of the medians (0.2 %)
-
-Point Copy(double median = 1e-4) {
-  Point p;
-  p.median = median;
-  return p;
-}
-Point Reduce(double median = 3e-5) {
-  Point p;
-  p.family = "reduce";
-  p.variant = "cub";
-  p.params = {{"n", 16777216}};
-  p.median = median;
-  return p;
-}
-Point Strided(int64_t stride, double median = 2e-4) {
-  Point p;
-  p.variant = "strided";
-  p.params = {{"block_size", 256}, {"n", 16777216}, {"stride", stride}};
-  p.median = median;
-  return p;
-}
-
-class RunAnalyzerTest : public AnalysisTest {
- protected:
-  // Ten runs of Copy, Reduce and Strided(2) around their medians, analysed.
-  std::vector<int64_t> AddBaseline(const RunOptions& options = {}) {
-    std::normal_distribution<double> normal(0, kNoise);
-    std::vector<int64_t> ids;
-    for (int i = 0; i < 10; ++i) {
-      ids.push_back(AddRun({Copy(1e-4 * (1 + normal(rng_))), Reduce(3e-5 * (1 + normal(rng_))),
-                            Strided(2, 2e-4 * (1 + normal(rng_)))},
-                           options));
-    }
-    EXPECT_EQ(AnalyzeAll(), 10);
-    return ids;
-  }
-  int Count(const std::string& where) {
-    return Sql("SELECT count(*) FROM regression WHERE " + where).at(0).at(0).as<int>();
-  }
-};
 
 TEST_F(RunAnalyzerTest, ASlowerRunGetsASuspectedRegressionWithItsEvidence) {
   const std::vector<int64_t> baseline = AddBaseline();
@@ -345,23 +303,6 @@ TEST_F(RunAnalyzerTest, AnUploadedRunOpensWithoutConfirmation) {
   EXPECT_EQ(r[0][0].as<std::string>(), "OPEN");
   EXPECT_TRUE(r[0][1].as<bool>());
   EXPECT_EQ(Sql("SELECT count(*) FROM job").at(0).at(0).as<int>(), 0);
-}
-
-TEST_F(RunAnalyzerTest, AConfirmationJobThatFailsOpensItsSuspectsUnconfirmed) {
-  AddBaseline();
-  const int64_t run = AddRun({Copy(1.06e-4), Reduce(), Strided(2)});
-  ASSERT_EQ(AnalyzeAll(), 1);
-  ASSERT_OK_AND_ASSIGN(int none, analysis_store_->OpenSuspectsOfAbandonedConfirmations());
-  EXPECT_EQ(none, 0);
-  Sql("UPDATE job SET state = 'CANCELLED', finished_at = now() WHERE confirms_run_id = $1", run);
-  ASSERT_OK_AND_ASSIGN(int opened, analysis_store_->OpenSuspectsOfAbandonedConfirmations());
-  EXPECT_EQ(opened, 1);
-  EXPECT_EQ(
-      Sql("SELECT state FROM regression WHERE run_id = $1", run).at(0).at(0).as<std::string>(),
-      "OPEN");
-  pqxx::result e = Sql("SELECT note FROM regression_event WHERE to_state = 'OPEN'");
-  ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0][0].as<std::string>().find("CANCELLED"), std::string::npos);
 }
 
 TEST_F(RunAnalyzerTest, AnalysingARunAgainWritesNothingTwice) {

@@ -164,14 +164,14 @@ TEST_F(RequestValidationRpcTest, MinSamplesAboveMaxSamplesIsRefused) {
   ExpectInvalid(Submit(spec), "spec.measurement.min_samples");
 }
 
-// The worker's default max_samples is 10000 (nvbench-style stopping rule): a job that asks for
-// more minimum samples than the old default of 1000 and leaves max_samples unset is valid.
-TEST_F(RequestValidationRpcTest, MinSamplesUpToTheWorkersDefaultMaximumAreAccepted) {
+// The worker raises its default max_samples (2000) to min_samples when max_samples is unset, so
+// such a job is valid; with max_samples set below min_samples it is not.
+TEST_F(RequestValidationRpcTest, MinSamplesAboveTheDefaultMaximumAreAcceptedWhenMaxIsUnset) {
   v1::JobSpec spec = Spec();
   spec.mutable_measurement()->set_min_samples(5000);
   const grpc::Status accepted = Submit(spec);
   EXPECT_TRUE(accepted.ok()) << accepted.error_message();
-  spec.mutable_measurement()->set_min_samples(10001);
+  spec.mutable_measurement()->set_max_samples(4999);
   ExpectInvalid(Submit(spec), "spec.measurement.min_samples");
 }
 

@@ -9,9 +9,9 @@ namespace {
 TEST(EngineSettings, ZeroFieldsTakeTheDesignDefaults) {
   EngineSettings e = ResolveSettings(v1::MeasurementSettings());
   EXPECT_EQ(e.stop.min_samples, 10);
-  EXPECT_EQ(e.stop.max_samples, 10000);
+  EXPECT_EQ(e.stop.max_samples, 2000);
   EXPECT_DOUBLE_EQ(e.stop.target_noise, 0.005);
-  EXPECT_DOUBLE_EQ(e.stop.min_gpu_time_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(e.stop.min_gpu_time_seconds, 0.1);
   EXPECT_DOUBLE_EQ(e.stop.timeout_seconds, 15);
   EXPECT_TRUE(e.l2_flush);
   EXPECT_FALSE(e.collect_counters);

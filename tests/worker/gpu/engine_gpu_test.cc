@@ -47,7 +47,14 @@ TEST_F(EngineGpuTest, StoppingRuleIsHonouredOnARealKernel) {
   for (double x : m.samples_seconds()) total += x;
   if (m.stop_reason() == "noise" || m.stop_reason() == "converged") {
     EXPECT_GE(m.samples_seconds_size(), 10) << Explain(m);
-    EXPECT_GE(total, 0.5) << "stopped before the minimum GPU time" << Explain(m);
+    EXPECT_GE(total, StopSettings{}.min_gpu_time_seconds)
+        << "stopped before the minimum GPU time" << Explain(m);
+    EXPECT_EQ(m.sample_count(), m.samples_seconds_size());
+    EXPECT_GT(m.wall_time().sampling_seconds(), 0) << Explain(m);
+    EXPECT_GE(m.wall_time().total_seconds(),
+              m.wall_time().setup_seconds() + m.wall_time().sampling_seconds() +
+                  m.wall_time().duration_pass_seconds() + m.wall_time().counter_pass_seconds())
+        << Explain(m);
     if (m.stop_reason() == "noise") {
       EXPECT_LT(m.rel_stddev(), 0.005) << Explain(m);
     }

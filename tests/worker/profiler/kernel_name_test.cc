@@ -36,6 +36,20 @@ TEST(KernelName, NameThatDoesNotDemangleIsItsOwnName) {
   EXPECT_EQ(k.demangled, "memcpy");
 }
 
+// As the H100 run recorded it for dynamic_parallelism (built with -rdc): nvcc's per-file prefix in
+// front of the Itanium symbol of a kernel in an anonymous namespace.
+TEST(KernelName, RelocatableDeviceCodeStaticPrefixIsNotPartOfTheName) {
+  const std::string symbol =
+      "__nv_static_52__0e2faf9d_30_dynamic_parallelism_kernels_cu_b106b419__ZN9warpwatch7kernels63_"
+      "GLOBAL__N__0e2faf9d_30_dynamic_parallelism_kernels_cu_b106b41913NestedReduce2EPiS2_iiS2_";
+  KernelName k = NameKernel(symbol);
+  EXPECT_EQ(k.name, "NestedReduce2");
+  EXPECT_EQ(k.demangled.rfind("warpwatch::kernels::(anonymous namespace)::NestedReduce2(int*", 0),
+            0u)
+      << k.demangled;
+  EXPECT_EQ(k.mangled, symbol);  // what ncu -k matches with --kernel-name-base mangled
+}
+
 TEST(KernelName, ShortNameOfAFunctionTypeArgumentKeepsItsParentheses) {
   EXPECT_EQ(ShortKernelName("void cub::Kernel<void (*)(int), 4>(int*)"),
             "Kernel<void (*)(int), 4>");

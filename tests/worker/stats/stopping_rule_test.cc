@@ -126,10 +126,11 @@ TEST(StoppingRule, NoiseThatKeepsChangingRunsToMaxSamples) {
   EXPECT_GT(r.rel_stddev, st.target_noise);
 }
 
-TEST(StoppingRule, DefaultsAreNvbenchsStdrel) {
+TEST(StoppingRule, DefaultsAreNvbenchsStdrelWithTheNightlyBudget) {
   StopSettings st;
+  EXPECT_EQ(st.max_samples, 2000);
   EXPECT_DOUBLE_EQ(st.target_noise, 0.005);
-  EXPECT_DOUBLE_EQ(st.min_gpu_time_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(st.min_gpu_time_seconds, 0.1);
   EXPECT_DOUBLE_EQ(st.timeout_seconds, 15);
 }
 

@@ -37,20 +37,21 @@ class SimulatedPowerTest : public ::testing::Test {
 };
 PowerFigures* SimulatedPowerTest::figures_ = nullptr;
 
-TEST(FixtureReaderTest, TheNightlyFixtureHoldsFiftyNineGoodCases) {
+TEST(FixtureReaderTest, TheNightlyFixtureHoldsTheWholeSuiteAllGood) {
   auto run = ReadRunFixture(kFixtures + "/h100_nightly.json", true);
   ASSERT_TRUE(run.ok()) << run.status().ToString();
-  EXPECT_EQ(run->cases.size(), 172u);
+  EXPECT_EQ(run->cases.size(), 144u);
   int good = 0;
   for (const CasePoint& c : run->cases) {
     if (!IsGoodRun(c.point, DetectionConfig())) continue;
     ++good;
     EXPECT_FALSE(c.point.samples_seconds.empty()) << c.case_key;
-    // Measured by the clock stamps around each sample (1973-1980 MHz on this H100; max 1980).
+    // Measured by the clock stamps around each sample: 1967-1995 MHz on this H100. Its samples
+    // cluster at 1980 and 1995 MHz, two 15 MHz clock bins, although NVML's maximum is 1980.
     EXPECT_GT(c.point.sm_clock_mhz, 1900) << c.case_key;
-    EXPECT_LE(c.point.sm_clock_mhz, 1981) << c.case_key;
+    EXPECT_LE(c.point.sm_clock_mhz, 1995.5) << c.case_key;
   }
-  EXPECT_EQ(good, 59);
+  EXPECT_EQ(good, 144);
 }
 
 TEST(FixtureReaderTest, AMissingFileIsNotFound) {
