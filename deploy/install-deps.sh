@@ -10,6 +10,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev libssl-dev
   postgresql openssl procps util-linux
   librsvg2-bin libpng-dev fonts-dejavu-core  # warpwatch-report's SVG charts, rendered in a test
+  libabsl-dev tzdata  # schedules: cron in IANA time zones (server/schedule)
   prometheus  # promtool, for tests/deploy (its service is not needed: warpwatch's tests run none)
 )
 
