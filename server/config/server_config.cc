@@ -78,6 +78,10 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "workers not heard from this long that hold no job are deleted; 0 keeps all")
       ->envname("WARPWATCH_WORKER_RETENTION_HOURS")
       ->capture_default_str();
+  app.add_option("--sample-retention-days", c->sample_retention_days,
+                 "raw samples of runs older than this are dropped, summaries kept; 0 keeps all")
+      ->envname("WARPWATCH_SAMPLE_RETENTION_DAYS")
+      ->capture_default_str();
   app.add_option("--log-level", c->log_level, "trace, debug, info, warn, error or critical")
       ->envname("WARPWATCH_LOG_LEVEL")
       ->capture_default_str();
@@ -142,6 +146,9 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.worker_retention_hours < 0) {
     return InvalidArgumentError("--worker-retention-hours: must be >= 0");
+  }
+  if (c.sample_retention_days < 0) {
+    return InvalidArgumentError("--sample-retention-days: must be >= 0");
   }
   static const char* const kLevels[] = {"trace", "debug",    "info", "warn",
                                         "error", "critical", "off"};

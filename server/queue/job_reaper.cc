@@ -36,11 +36,29 @@ Status JobReaper::RunOnce() {
     timed_out_ += *timed_out;
     spdlog::info("msg=\"timed-out jobs failed\" jobs={}", *timed_out);
   }
-  if (options_.worker_retention.count() > 0 && passes_++ % options_.prune_every == 0) {
+  const bool prune_pass = passes_++ % options_.prune_every == 0;
+  if (options_.worker_retention.count() > 0 && prune_pass) {
     StatusOr<int> pruned = store->PruneWorkers(options_.worker_retention);
     if (pruned.ok() && *pruned > 0) {
       pruned_ += *pruned;
       spdlog::info("msg=\"gone workers pruned\" workers={}", *pruned);
+    }
+  }
+  if (options_.sample_retention.count() > 0 && prune_pass) {
+    // Bounded batches: no pass holds many rows or runs long, the rest waits for the next prune.
+    int dropped = 0;
+    for (int b = 0; b < options_.sample_batches_per_prune; ++b) {
+      StatusOr<int> n = store->DropOldSamples(options_.sample_retention, options_.sample_batch);
+      if (!n.ok()) {
+        spdlog::warn("msg=\"dropping old samples failed\" error=\"{}\"", n.status().ToString());
+        break;
+      }
+      dropped += *n;
+      if (*n < options_.sample_batch) break;
+    }
+    if (dropped > 0) {
+      samples_dropped_ += dropped;
+      spdlog::info("msg=\"old raw samples dropped\" measurements={}", dropped);
     }
   }
   if (!requeued.ok()) return requeued.status().Annotate("requeueing expired leases");

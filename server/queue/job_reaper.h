@@ -27,6 +27,12 @@ struct JobReaperOptions {
   std::chrono::milliseconds worker_retention{std::chrono::hours(24 * 7)};
   // Passes between two prunes (pruning is not urgent).
   int prune_every = 60;
+  // Raw samples of runs that finished longer ago than this are dropped, summaries kept
+  // (Store::DropOldSamples), at each prune, in batches of sample_batch up to sample_batches_per_prune
+  // batches; --sample-retention-days. Zero keeps them forever.
+  std::chrono::hours sample_retention{24 * 90};
+  int sample_batch = 1000;
+  int sample_batches_per_prune = 20;
 };
 
 // Several server replicas may each run one: the store's statements skip rows another holds.
@@ -50,6 +56,7 @@ class JobReaper {
   int64_t timed_out() const { return timed_out_.load(); }
   int64_t errors() const { return errors_.load(); }
   int64_t pruned() const { return pruned_.load(); }
+  int64_t samples_dropped() const { return samples_dropped_.load(); }  // measurements emptied
 
   // One pass now, on the caller's thread (tests, and the thread's body).
   Status RunOnce();
@@ -63,6 +70,7 @@ class JobReaper {
   std::atomic<int64_t> timed_out_{0};
   std::atomic<int64_t> errors_{0};
   std::atomic<int64_t> pruned_{0};
+  std::atomic<int64_t> samples_dropped_{0};
   int64_t passes_ = 0;  // RunOnce calls; only the reaper's thread (or a test) calls RunOnce
   std::mutex mu_;
   std::condition_variable cv_;

@@ -255,6 +255,16 @@ class Store {
   // Returns how many were deleted.
   virtual StatusOr<int> PruneWorkers(std::chrono::milliseconds offline_for) = 0;
 
+  // ---- Retention ----
+
+  // Empties the per-sample arrays (samples, clocks, throttle flags, kernel times, groups) of at
+  // most `batch` measurements whose run finished more than `older_than` ago; every summary stays
+  // (median, percentiles, clocks, counters, occupancy, and Measurement.sample_count, so a reader
+  // sees how many samples there were). Measurements of a run that an unresolved regression
+  // (SUSPECTED, OPEN, ACKNOWLEDGED) names, as its run, a baseline run or its confirmation, keep
+  // theirs. Rows another replica holds are skipped. Returns how many were emptied.
+  virtual StatusOr<int> DropOldSamples(std::chrono::hours older_than, int batch) = 0;
+
   // ---- Queue (WorkerService) ----
 
   // Claims the best QUEUED job (priority desc, then oldest id) whose selector matches device

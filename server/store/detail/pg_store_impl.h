@@ -41,6 +41,7 @@ class PgStore : public Store {
   StatusOr<std::map<v1::WorkerState, int64_t>> CountWorkersByState(
       std::chrono::milliseconds online_window) override;
   StatusOr<int> PruneWorkers(std::chrono::milliseconds offline_for) override;
+  StatusOr<int> DropOldSamples(std::chrono::hours older_than, int batch) override;
 
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                           const std::string& device_uuid,
