@@ -81,7 +81,7 @@ constexpr const char* kInsertColumns =
     " pct_of_peak_bandwidth, block_size, grid_size, registers_per_thread, static_shared_bytes,"
     " dynamic_shared_bytes, local_bytes_per_thread, max_threads_per_block, active_blocks_per_sm,"
     " theoretical_occupancy, occupancy_limiter, achieved_occupancy, counters, counters_note,"
-    " verified, max_error, l2_flushed, stop_reason, measured_at, doc";
+    " verified, max_error, l2_flushed, stop_reason, measured_at, doc, device_uuid";
 
 // One element of the JSON array json_to_recordset reads (columns of kRecordColumns).
 StatusOr<std::string> Record(int64_t run_id, const std::string& series_id,
@@ -217,7 +217,8 @@ StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::stri
   }
   records += ']';
   // One round trip for the whole batch. Rows conflicting with stored ones, or with an earlier
-  // row of the same batch, are skipped.
+  // row of the same batch, are skipped. device_uuid is the run's (migration 0010: GetSeries of
+  // one device reads it from measurement_device_series_idx).
   pqxx::result r = tx.exec_params(
       std::string("INSERT INTO measurement (") + kInsertColumns +
           ") SELECT $1, case_canonical, family, variant, params, series_id, kernel_name, status,"
@@ -232,7 +233,7 @@ StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::stri
           " verified, max_error, l2_flushed, stop_reason,"
           " CASE WHEN measured_us = 0 THEN NULL"
           "      ELSE 'epoch'::timestamptz + measured_us * interval '1 microsecond' END,"
-          " doc::jsonb"
+          " doc::jsonb, (SELECT device_uuid FROM run WHERE id = $1)"
           " FROM json_to_recordset($2::json) AS r(" +
           kRecordColumns + ") ON CONFLICT (run_id, case_canonical) DO NOTHING RETURNING id",
       run_id, records);

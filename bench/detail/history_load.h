@@ -1,0 +1,39 @@
+// File: bench/detail/history_load.h
+// Loads a synthetic history into a migrated warpwatch database with server-side SQL: every
+// device runs every case every night, as a fleet's nightly job would (bench_history_scale).
+#ifndef WARPWATCH_BENCH_DETAIL_HISTORY_LOAD_H_
+#define WARPWATCH_BENCH_DETAIL_HISTORY_LOAD_H_
+
+#include <functional>
+#include <string>
+
+#include "common/status/status.h"
+
+namespace warpwatch::bench {
+
+struct HistoryShape {
+  int nights = 365;
+  int devices = 96;  // "GPU-<d>", model "Model-<d % models>"
+  int models = 3;
+  int cases = 286;  // "fam<i % 28>/v<i / 28>?n=<i>"
+  // Rows of one night's runs reach the heap in chunks of this many points per run, interleaved
+  // across the night's runs, as the workers' uploaders (64 points per batch) store them.
+  int upload_batch = 64;
+
+  long long measurements() const { return static_cast<long long>(nights) * devices * cases; }
+  // The case key (canonical) of case i and the names of device d and model m.
+  static std::string CaseKey(int i);
+  static std::string Device(int d);
+  static std::string Model(int m);
+};
+
+// Inserts shape.nights x shape.devices runs (SUCCEEDED, analysed, one per device per night from
+// 2025-01-01) and every case's measurement in each, night by night (one transaction per night),
+// then VACUUM ANALYZEs run and measurement. `progress(nights_done)` is called after each night.
+// Precondition: `url` names a database migrated by server::RunMigrations and holding no runs.
+Status LoadHistory(const std::string& url, const HistoryShape& shape,
+                   const std::function<void(int)>& progress);
+
+}  // namespace warpwatch::bench
+
+#endif  // WARPWATCH_BENCH_DETAIL_HISTORY_LOAD_H_
