@@ -7,15 +7,18 @@
 // query runs with auto_explain on, and the plans the store's own statements got (EXPLAIN ANALYZE,
 // BUFFERS, with their parameters) are printed from the server's log.
 //   build/bin/bench_history_scale [--nights 365] [--queries 200] [--shared-buffers 1GB]
-//                                 [--log-slow-ms 10]
+//                                 [--log-slow-ms 10] [--hold-seconds 0]
+//   ... --url URL --server-log FILE: time the database an earlier --hold-seconds run loaded.
 // Exit status 1 when a query returned a wrong answer or the database could not be set up; a
 // missed latency target is printed (MISSED), not an error. ctest runs it with --nights 3.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <pqxx/pqxx>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/detail/history_load.h"
@@ -36,17 +39,34 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Restarts `pg` with shared_buffers = `size` (the test harness starts servers with 32 MB).
-Status SetSharedBuffers(testing::PostgresServer& pg, const std::string& size) {
-  try {
-    pqxx::connection conn(pg.Url());
-    pqxx::nontransaction tx(conn);
-    tx.exec("ALTER SYSTEM SET shared_buffers = " + tx.quote(size));
-  } catch (const std::exception& e) {
-    return InternalError(std::string("shared_buffers: ") + e.what());
+// Server-side cost of the statements run since the last pg_stat_statements_reset(): calls, mean
+// planning and execution time, rows and pages per call; what the client's time adds on top is the
+// round trips, result transfer and decoding.
+void PrintStatementStats(const std::string& url) {
+  pqxx::connection conn(url);
+  pqxx::work tx(conn);
+  std::printf("\n%8s %8s %8s %8s %8s %8s  %s\n", "calls", "plan ms", "exec ms", "rows", "hit",
+              "read", "statement (pg_stat_statements, per call)");
+  for (const pqxx::row& row : tx.exec(
+           "SELECT calls, mean_plan_time, mean_exec_time, rows::float8 / calls,"
+           " shared_blks_hit::float8 / calls, shared_blks_read::float8 / calls,"
+           " left(regexp_replace(query, '\\s+', ' ', 'g'), 110)"
+           " FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database"
+           "   WHERE datname = current_database()) AND calls >= 5"
+           " ORDER BY total_exec_time + total_plan_time DESC LIMIT 15")) {
+    std::printf("%8s %8.3f %8.3f %8.1f %8.1f %8.1f  %s\n", row[0].c_str(), row[1].as<double>(),
+                row[2].as<double>(), row[3].as<double>(), row[4].as<double>(),
+                row[5].as<double>(), row[6].c_str());
   }
-  RETURN_IF_ERROR(pg.Stop());
-  return pg.Start();
+}
+
+void ResetStatementStats(const std::string& url) {
+  pqxx::connection conn(url);
+  pqxx::nontransaction tx(conn);
+  tx.exec("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+  tx.exec("ALTER SYSTEM SET pg_stat_statements.track_planning = on");  // known once loaded
+  tx.exec("SELECT pg_reload_conf()");
+  tx.exec("SELECT pg_stat_statements_reset()");
 }
 
 void PrintDatabase(const std::string& url) {
@@ -144,6 +164,9 @@ int Main(int argc, char** argv) {
   int queries = 200;
   std::string shared_buffers = "1GB";
   int log_slow_ms = 10;
+  int hold_seconds = 0;
+  std::string existing_url;
+  std::string server_log;
   CLI::App app{"GetSeries and QueryMeasurements latency on a year of nightly runs"};
   app.add_option("--nights", shape.nights, "nights of history to load (365: ten million rows)")
       ->check(CLI::Range(1, 3650));
@@ -152,37 +175,51 @@ int Main(int argc, char** argv) {
   app.add_option("--log-slow-ms", log_slow_ms,
                  "log the plans of timed statements this slow (0: off)")
       ->check(CLI::Range(0, 100000));
+  app.add_option("--hold-seconds", hold_seconds,
+                 "keep the server up this long at the end, for psql (0: stop at once)");
+  app.add_option("--url", existing_url,
+                 "time a database an earlier --hold-seconds run loaded (same --nights) instead of "
+                 "starting and loading one");
+  app.add_option("--server-log", server_log, "with --url: that server's log (for the plans)");
   CLI11_PARSE(app, argc, argv);
 
-  auto pg = testing::PostgresServer::Create();
-  if (!pg.ok()) {
-    std::fprintf(stderr, "postgres: %s\n", pg.status().ToString().c_str());
-    return 1;
-  }
-  if (Status s = SetSharedBuffers(**pg, shared_buffers); !s.ok()) {
-    std::fprintf(stderr, "%s\n", s.ToString().c_str());
-    return 1;
-  }
-  auto url = (*pg)->CreateDatabase("scale");
-  if (!url.ok() || !server::RunMigrations(*url).ok()) {
-    std::fprintf(stderr, "database setup failed\n");
-    return 1;
-  }
-  std::printf("loading %d nights x %d devices x %d cases = %lld measurements\n", shape.nights,
-              shape.devices, shape.cases, shape.measurements());
-  std::fflush(stdout);
-  const auto load_start = Clock::now();
-  const Status loaded = LoadHistory(*url, shape, [&](int done) {
-    if (done % 30 == 0 || done == shape.nights) {
-      std::printf("loaded %d/%d nights (%.0f s)\n", done, shape.nights, SecondsSince(load_start));
-      std::fflush(stdout);
+  // pg_stat_statements (with planning time) for the server-side view of each statement.
+  std::unique_ptr<testing::PostgresServer> pg;
+  StatusOr<std::string> url = existing_url;
+  if (existing_url.empty()) {
+    auto created = testing::PostgresServer::Create(
+        {"shared_buffers=" + shared_buffers, "shared_preload_libraries=pg_stat_statements",
+         "pg_stat_statements.track_planning=on"});
+    if (!created.ok()) {
+      std::fprintf(stderr, "postgres: %s\n", created.status().ToString().c_str());
+      return 1;
     }
-  });
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "%s\n", loaded.ToString().c_str());
-    return 1;
+    pg = std::move(*created);
+    server_log = pg->dir() + "/postgres.log";
+    url = pg->CreateDatabase("scale");
+    if (!url.ok() || !server::RunMigrations(*url).ok()) {
+      std::fprintf(stderr, "database setup failed\n");
+      return 1;
+    }
+    std::printf("loading %d nights x %d devices x %d cases = %lld measurements\n", shape.nights,
+                shape.devices, shape.cases, shape.measurements());
+    std::fflush(stdout);
+    const auto load_start = Clock::now();
+    const Status loaded = LoadHistory(*url, shape, [&](int done) {
+      if (done % 30 == 0 || done == shape.nights) {
+        std::printf("loaded %d/%d nights (%.0f s)\n", done, shape.nights,
+                    SecondsSince(load_start));
+        std::fflush(stdout);
+      }
+    });
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s\n", loaded.ToString().c_str());
+      return 1;
+    }
+    std::printf("load and VACUUM: %.0f s\n", SecondsSince(load_start));
+  } else {
+    std::printf("reusing the database loaded at %s (--nights %d)\n", url->c_str(), shape.nights);
   }
-  std::printf("load and VACUUM ANALYZE: %.0f s\n", SecondsSince(load_start));
   PrintDatabase(*url);
 
   // The timed calls' connection logs the plan of any statement slower than --log-slow-ms (row
@@ -194,7 +231,8 @@ int Main(int argc, char** argv) {
   auto store = server::OpenPgStore(options);
   if (!store.ok()) return 1;
   std::mt19937 rng(42);
-  ServerLog log((*pg)->dir() + "/postgres.log");
+  ResetStatementStats(*url);
+  ServerLog log(server_log);
   log.Mark();
   Queries q{store->get(), &shape, &rng};
   server::Store* s = store->get();
@@ -205,6 +243,7 @@ int Main(int argc, char** argv) {
         query.name, queries, [&](int) { return (q.*query.call)(); }, [&] { (void)s->Ping(); }));
   }
   PrintLatencyTable(rows, queries, kTargetP99Ms);
+  PrintStatementStats(*url);
   if (log_slow_ms > 0) {
     std::printf("\n==== statements of the timed calls that ran %d ms or longer (server side)\n%s",
                 log_slow_ms, log.SinceMark().c_str());
@@ -226,6 +265,12 @@ int Main(int argc, char** argv) {
                 log.SinceMark().c_str());
   }
   std::fflush(stdout);
+  if (hold_seconds > 0) {
+    std::printf("\nholding the server for %d s: psql '%s'; --server-log %s\n", hold_seconds,
+                url->c_str(), server_log.c_str());
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::seconds(hold_seconds));
+  }
   return ok ? 0 : 1;
 }
 
