@@ -167,6 +167,7 @@ int Main(int argc, char** argv) {
   int hold_seconds = 0;
   std::string existing_url;
   std::string server_log;
+  std::string doc_template_file = WARPWATCH_SOURCE_DIR "/tests/fixtures/h100_nightly.json";
   CLI::App app{"GetSeries and QueryMeasurements latency on a year of nightly runs"};
   app.add_option("--nights", shape.nights, "nights of history to load (365: ten million rows)")
       ->check(CLI::Range(1, 3650));
@@ -181,7 +182,17 @@ int Main(int argc, char** argv) {
                  "time a database an earlier --hold-seconds run loaded (same --nights) instead of "
                  "starting and loading one");
   app.add_option("--server-log", server_log, "with --url: that server's log (for the plans)");
+  app.add_option("--doc-template", doc_template_file,
+                 "run file whose median-size measurement document every row copies");
   CLI11_PARSE(app, argc, argv);
+  auto doc_template = DocTemplateFromRunFile(doc_template_file);
+  if (!doc_template.ok()) {
+    std::fprintf(stderr, "%s\n", doc_template.status().ToString().c_str());
+    return 1;
+  }
+  shape.doc_template = *doc_template;
+  std::printf("document template: %zu bytes of JSON (median of %s)\n", shape.doc_template.size(),
+              doc_template_file.c_str());
 
   // pg_stat_statements (with planning time) for the server-side view of each statement.
   std::unique_ptr<testing::PostgresServer> pg;

@@ -1,9 +1,14 @@
 // File: bench/detail/history_load.cc
 #include "bench/detail/history_load.h"
 
+#include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace warpwatch::bench {
 
@@ -13,6 +18,28 @@ std::string HistoryShape::CaseKey(int i) {
 }
 std::string HistoryShape::Device(int d) { return "GPU-" + std::to_string(d); }
 std::string HistoryShape::Model(int m) { return "Model-" + std::to_string(m); }
+
+StatusOr<std::string> DocTemplateFromRunFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return NotFoundError("doc template: cannot read " + path);
+  nlohmann::json run = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (run.is_discarded() || !run.contains("measurements") || !run["measurements"].is_array() ||
+      run["measurements"].empty()) {
+    return InvalidArgumentError("doc template: " + path +
+                                " is not a run file with measurements");
+  }
+  std::vector<std::pair<size_t, std::string>> docs;
+  for (nlohmann::json m : run["measurements"]) {
+    for (const char* key : {"samples_seconds", "sample_sm_clock_mhz", "sample_throttled",
+                            "sample_kernel_seconds", "sample_group"}) {
+      m.erase(key);
+    }
+    std::string text = m.dump();
+    docs.emplace_back(text.size(), std::move(text));
+  }
+  std::sort(docs.begin(), docs.end());
+  return docs[docs.size() / 2].second;
+}
 
 Status LoadHistory(const std::string& url, const HistoryShape& shape,
                    const std::function<void(int)>& progress) {
@@ -54,13 +81,15 @@ Status LoadHistory(const std::string& url, const HistoryShape& shape,
           "  theoretical_occupancy, verified, doc)"
           " SELECT run_id, device_uuid, canonical, family, variant, jsonb_build_object('n', i),"
           "  series_id, 'OK', median, median * 0.99, median * 1.01, 1980, 0.5, true,"
-          "  jsonb_build_object('case', jsonb_build_object('family', family, 'variant', variant,"
-          "    'params', jsonb_build_object('n', i::text), 'canonical', canonical),"
-          "    'status', 'POINT_STATUS_OK', 'stats', jsonb_build_object('median', median,"
-          "    'p10', median * 0.99, 'p90', median * 1.01), 'median_sm_clock_mhz', 1980,"
+          "  $5::jsonb || jsonb_build_object('case', jsonb_build_object('family', family,"
+          "    'variant', variant, 'params', jsonb_build_object('n', i::text),"
+          "    'canonical', canonical),"
+          "    'status', 'POINT_STATUS_OK', 'stats', coalesce($5::jsonb -> 'stats', '{}')"
+          "    || jsonb_build_object('median', median, 'p10', median * 0.99,"
+          "    'p90', median * 1.01), 'median_sm_clock_mhz', 1980,"
           "    'verified', true, 'series_id', series_id, 'run_id', run_id::text)"
           " FROM rows ORDER BY i / $4::int, run_id, i",
-          n, shape.cases, shape.devices, shape.upload_batch);
+          n, shape.cases, shape.devices, shape.upload_batch, shape.doc_template);
       tx.commit();
       progress(n + 1);
     }

@@ -19,6 +19,12 @@ struct HistoryShape {
   // Rows of one night's runs reach the heap in chunks of this many points per run, interleaved
   // across the night's runs, as the workers' uploaders (64 points per batch) store them.
   int upload_batch = 64;
+  // A stored measurement document (the proto as JSON, sample arrays left out) whose other fields
+  // each row's `doc` carries: a real one from the H100 fixture makes the rows as large as a real
+  // night's (~3 KB of JSON each), so that decoding and heap reads cost what they cost in
+  // production. Case, series, run, status and summary statistics are set per row. "{}" = only
+  // those.
+  std::string doc_template = "{}";
 
   long long measurements() const { return static_cast<long long>(nights) * devices * cases; }
   // The case key (canonical) of case i and the names of device d and model m.
@@ -26,6 +32,11 @@ struct HistoryShape {
   static std::string Device(int d);
   static std::string Model(int m);
 };
+
+// The doc_template for HistoryShape from a `warpwatch-worker run --out` file (e.g.
+// tests/fixtures/h100_nightly.json): its measurement of median document size, sample arrays
+// removed. NOT_FOUND / INVALID_ARGUMENT naming the file when it cannot be read or has none.
+StatusOr<std::string> DocTemplateFromRunFile(const std::string& path);
 
 // Inserts shape.nights x shape.devices runs (SUCCEEDED, analysed, one per device per night from
 // 2025-01-01) and every case's measurement in each, night by night (one transaction per night),

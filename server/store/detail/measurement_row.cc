@@ -1,12 +1,14 @@
 // File: server/store/detail/measurement_row.cc
 #include "server/store/detail/measurement_row.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
+#include "warpwatch/v1/result.pb.h"
 
 namespace warpwatch::server::detail {
 namespace {
@@ -250,10 +252,10 @@ std::string MeasurementColumns(bool with_samples) {
   return columns;
 }
 
-StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_samples) {
-  v1::Measurement m;
-  RETURN_IF_ERROR(MessageFromJson(row[0].as<std::string>(), &m));
-  if (!with_samples) return m;
+namespace {
+
+// The sample arrays of a row selected with MeasurementColumns(true), into `m`.
+void AddSamples(const pqxx::row& row, v1::Measurement& m) {
   for (const std::string& v : ArrayElements(row[1].as<std::string>())) {
     m.add_samples_seconds(ParseDouble(v));
   }
@@ -269,20 +271,45 @@ StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_sam
   for (const std::string& v : ArrayElements(row[5].as<std::string>())) {
     m.add_sample_group(static_cast<int32_t>(std::strtol(v.c_str(), nullptr, 10)));
   }
+}
+
+}  // namespace
+
+StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_samples) {
+  v1::Measurement m;
+  RETURN_IF_ERROR(MessageFromJson(row[0].as<std::string>(), &m));
+  if (with_samples) AddSamples(row, m);
   return m;
+}
+
+StatusOr<std::vector<v1::Measurement>> MeasurementsFromRows(const pqxx::result& rows,
+                                                            size_t count, bool with_samples) {
+  count = std::min(count, static_cast<size_t>(rows.size()));
+  std::string json = "{\"measurements\":[";
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0) json += ',';
+    json.append(rows[i][0].c_str(), rows[i][0].size());
+  }
+  json += "]}";
+  v1::QueryMeasurementsResponse page;
+  RETURN_IF_ERROR(MessageFromJson(json, &page));
+  if (static_cast<size_t>(page.measurements_size()) != count) {
+    return InternalError("decoding stored measurements: " + std::to_string(count) + " rows gave " +
+                         std::to_string(page.measurements_size()));
+  }
+  std::vector<v1::Measurement> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    out[i].Swap(page.mutable_measurements(static_cast<int>(i)));
+    if (with_samples) AddSamples(rows[i], out[i]);
+  }
+  return out;
 }
 
 StatusOr<std::vector<v1::Measurement>> SelectMeasurements(pqxx::work& tx, int64_t run_id) {
   pqxx::result rows = tx.exec_params(
       "SELECT " + MeasurementColumns(true) + " FROM measurement m WHERE m.run_id = $1 ORDER BY m.id",
       run_id);
-  std::vector<v1::Measurement> out;
-  out.reserve(rows.size());
-  for (const pqxx::row& row : rows) {
-    ASSIGN_OR_RETURN(v1::Measurement m, MeasurementFromRow(row, true));
-    out.push_back(std::move(m));
-  }
-  return out;
+  return MeasurementsFromRows(rows, rows.size(), true);
 }
 
 }  // namespace warpwatch::server::detail

@@ -6,6 +6,7 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 
+#include <pqxx/result>
 #include <pqxx/row>
 #include <pqxx/transaction>
 #include <string>
@@ -34,6 +35,13 @@ std::string MeasurementColumns(bool with_samples);
 // Decodes a row selected with MeasurementColumns(with_samples) (from column 0). Without samples
 // the per-sample arrays stay empty.
 StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_samples);
+
+// Decodes the first `count` rows of `rows` (selected with MeasurementColumns(with_samples)), in
+// order. Same result as MeasurementFromRow on each, but the documents are parsed as one JSON
+// array in one call: protobuf's JSON parser spends most of a small document's time setting
+// itself up (type information resolved anew on every call), so a page of 100 costs a fraction.
+StatusOr<std::vector<v1::Measurement>> MeasurementsFromRows(const pqxx::result& rows,
+                                                            size_t count, bool with_samples);
 
 // The measurements of run `run_id` as they were uploaded (with run_id and series_id set), in
 // insertion order.
