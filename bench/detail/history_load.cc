@@ -7,8 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 #include <thread>
+#include <random>
 #include <utility>
 #include <vector>
+
+#include "server/store/detail/conversions.h"
+#include "warpwatch/v1/measurement.pb.h"
 
 namespace warpwatch::bench {
 
@@ -41,6 +45,22 @@ StatusOr<std::string> DocTemplateFromRunFile(const std::string& path) {
   return docs[docs.size() / 2].second;
 }
 
+namespace {
+
+std::string Hex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
+
+}  // namespace
+
 Status LoadHistory(const std::string& url, const HistoryShape& shape,
                    const std::function<void(int)>& progress) {
   try {
@@ -59,10 +79,48 @@ Status LoadHistory(const std::string& url, const HistoryShape& shape,
           shape.nights, shape.models, shape.devices);
       tx.commit();
     }
+    // The protobuf varint of a run id, to append `run_id` (field 23) to a serialized document:
+    // concatenated serialized messages parse as one, the later value of a field winning.
+    conn.prepare("varint",
+                 "CREATE FUNCTION pg_temp.ww_varint(v bigint) RETURNS bytea LANGUAGE plpgsql"
+                 " IMMUTABLE AS $f$ DECLARE out bytea := ''; BEGIN LOOP"
+                 "  IF v < 128 THEN RETURN out || set_byte('\\x00'::bytea, 0, v::int); END IF;"
+                 "  out := out || set_byte('\\x00'::bytea, 0, ((v & 127) | 128)::int);"
+                 "  v := v >> 7; END LOOP; END $f$");
+    {
+      pqxx::nontransaction tx(conn);
+      tx.exec_prepared("varint");
+    }
+    v1::Measurement doc_template;
+    RETURN_IF_ERROR(server::detail::MessageFromJson(shape.doc_template, &doc_template));
+    doc_template.clear_run_id();
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> jitter(0, 0.02);
     // Night by night, so progress shows and no transaction holds more than one night. The
     // measurement columns are those the store fills (server/store/detail/measurement_row.cc),
-    // device_uuid included (migration 0010); `doc` is the proto minus its sample arrays.
+    // device_uuid included (migration 0010); `doc_pb` is the proto minus its sample arrays, in
+    // binary (one per case and model each night, built above, with the run id appended).
     for (int n = 0; n < shape.nights; ++n) {
+      std::string docs = "{";
+      for (int i = 0; i < shape.cases; ++i) {
+        for (int model = 0; model < shape.models; ++model) {
+          v1::Measurement m = doc_template;
+          const std::string canonical = HistoryShape::CaseKey(i);
+          m.mutable_case_()->set_canonical(canonical);
+          m.mutable_case_()->set_family("fam" + std::to_string(i % 28));
+          m.mutable_case_()->set_variant("v" + std::to_string(i / 28));
+          m.mutable_case_()->mutable_params()->clear();
+          (*m.mutable_case_()->mutable_params())["n"] = i;
+          m.set_series_id(canonical + "@" + HistoryShape::Model(model));
+          const double median = 1e-3 * (1 + i * 0.01) * (1 + jitter(rng));
+          m.mutable_stats()->set_median(median);
+          m.mutable_stats()->set_p10(median * 0.99);
+          m.mutable_stats()->set_p90(median * 1.01);
+          if (docs.size() > 1) docs += ',';
+          docs += Hex(m.SerializeAsString());
+        }
+      }
+      docs += '}';
       pqxx::work tx(conn);
       tx.exec("SET LOCAL synchronous_commit = on");  // see the VACUUM below
       tx.exec_params(
@@ -70,26 +128,22 @@ Status LoadHistory(const std::string& url, const HistoryShape& shape,
           "  SELECT i, 'fam' || (i % 28) AS family, 'v' || (i / 28) AS variant,"
           "         'fam' || (i % 28) || '/v' || (i / 28) || '?n=' || i AS canonical"
           "  FROM generate_series(0, $2::int - 1) i),"
-          " runs AS (SELECT id, device_uuid, device_name FROM run"
+          " runs AS (SELECT id, device_uuid, device_name,"
+          "          substr(device_name, 7)::int AS model FROM run"
           "          ORDER BY id OFFSET $1::int * $3::int LIMIT $3::int),"
-          " rows AS (SELECT r.id AS run_id, r.device_uuid, c.*,"
+          " rows AS (SELECT r.id AS run_id, r.device_uuid, r.model, c.*,"
           "          c.canonical || '@' || r.device_name AS series_id,"
           "          1e-3 * (1 + c.i * 0.01) * (1 + 0.02 * random()) AS median"
           "          FROM runs r CROSS JOIN cases c)"
           " INSERT INTO measurement (run_id, device_uuid, case_canonical, family, variant, params,"
           "  series_id, status, median_seconds, p10_seconds, p90_seconds, median_sm_clock_mhz,"
-          "  theoretical_occupancy, verified, doc)"
+          "  theoretical_occupancy, verified, doc_pb)"
           " SELECT run_id, device_uuid, canonical, family, variant, jsonb_build_object('n', i),"
           "  series_id, 'OK', median, median * 0.99, median * 1.01, 1980, 0.5, true,"
-          "  $5::jsonb || jsonb_build_object('case', jsonb_build_object('family', family,"
-          "    'variant', variant, 'params', jsonb_build_object('n', i::text),"
-          "    'canonical', canonical),"
-          "    'status', 'POINT_STATUS_OK', 'stats', coalesce($5::jsonb -> 'stats', '{}')"
-          "    || jsonb_build_object('median', median, 'p10', median * 0.99,"
-          "    'p90', median * 1.01), 'median_sm_clock_mhz', 1980,"
-          "    'verified', true, 'series_id', series_id, 'run_id', run_id::text)"
+          "  decode(($5::text[])[1 + i * $6::int + model], 'hex') || '\\xb801'::bytea"
+          "   || pg_temp.ww_varint(run_id)"
           " FROM rows ORDER BY i / $4::int, run_id, i",
-          n, shape.cases, shape.devices, shape.upload_batch, shape.doc_template);
+          n, shape.cases, shape.devices, shape.upload_batch, docs, shape.models);
       tx.commit();
       progress(n + 1);
     }

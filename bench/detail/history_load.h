@@ -22,8 +22,8 @@ struct HistoryShape {
   // A stored measurement document (the proto as JSON, sample arrays left out) whose other fields
   // each row's `doc` carries: a real one from the H100 fixture makes the rows as large as a real
   // night's (~3 KB of JSON each), so that decoding and heap reads cost what they cost in
-  // production. Case, series, run, status and summary statistics are set per row. "{}" = only
-  // those.
+  // production. Case, series and median are set per case and model each night, the run id per
+  // row. "{}" = only those.
   std::string doc_template = "{}";
 
   long long measurements() const { return static_cast<long long>(nights) * devices * cases; }

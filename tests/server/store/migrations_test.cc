@@ -115,6 +115,16 @@ TEST_F(MigrationsTest, Migration10CopiesEachRunsDeviceOntoItsStoredMeasurements)
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0][0].as<std::string>(), "GPU-a");
   EXPECT_EQ(r[1][0].as<std::string>(), "");
+  // From 0010 on a row stores its document as doc_pb (binary) or, stored before, doc (JSON):
+  // never neither.
+  {
+    pqxx::subtransaction none(tx, "none");
+    EXPECT_THROW(none.exec("INSERT INTO measurement (run_id, case_canonical, family, variant,"
+                           " series_id, status) VALUES (7, 'd', 'f', 'v', 'd@H100', 'OK')"),
+                 pqxx::check_violation);
+  }
+  tx.exec("INSERT INTO measurement (run_id, case_canonical, family, variant, series_id, status,"
+          " doc_pb) VALUES (7, 'e', 'f', 'v', 'e@H100', 'OK', '\\x0801')");
 }
 
 }  // namespace
