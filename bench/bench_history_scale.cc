@@ -7,11 +7,13 @@
 // query runs with auto_explain on, and the plans the store's own statements got (EXPLAIN ANALYZE,
 // BUFFERS, with their parameters) are printed from the server's log.
 //   build/bin/bench_history_scale [--nights 365] [--queries 200] [--shared-buffers 1GB]
-//                                 [--log-slow-ms 10] [--hold-seconds 0]
+//                                 [--log-slow-ms 10] [--hold-seconds 0] [--load-connections N]
+//                                 [--seed 42] [--doc-template tests/fixtures/h100_nightly.json]
 //   ... --url URL --server-log FILE: time the database an earlier --hold-seconds run loaded.
 // Exit status 1 when a query returned a wrong answer or the database could not be set up; a
 // missed latency target is printed (MISSED), not an error. ctest runs it with --nights 3.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <cstdio>
@@ -167,6 +169,8 @@ int Main(int argc, char** argv) {
   int hold_seconds = 0;
   std::string existing_url;
   std::string server_log;
+  unsigned seed = 42;
+  int load_connections = std::max(1u, std::thread::hardware_concurrency() / 2);
   std::string doc_template_file = WARPWATCH_SOURCE_DIR "/tests/fixtures/h100_nightly.json";
   CLI::App app{"GetSeries and QueryMeasurements latency on a year of nightly runs"};
   app.add_option("--nights", shape.nights, "nights of history to load (365: ten million rows)")
@@ -182,6 +186,12 @@ int Main(int argc, char** argv) {
                  "time a database an earlier --hold-seconds run loaded (same --nights) instead of "
                  "starting and loading one");
   app.add_option("--server-log", server_log, "with --url: that server's log (for the plans)");
+  app.add_option("--load-connections", load_connections,
+                 "nights loaded at once (default: half the cores)")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--seed", seed,
+                 "seed of the random cases, devices and runs queried (another seed on a held "
+                 "database: calls that did not run before, so their pages are not cached by them)");
   app.add_option("--doc-template", doc_template_file,
                  "run file whose median-size measurement document every row copies");
   CLI11_PARSE(app, argc, argv);
@@ -216,7 +226,7 @@ int Main(int argc, char** argv) {
                 shape.devices, shape.cases, shape.measurements());
     std::fflush(stdout);
     const auto load_start = Clock::now();
-    const Status loaded = LoadHistory(*url, shape, [&](int done) {
+    const Status loaded = LoadHistory(*url, shape, load_connections, [&](int done) {
       if (done % 30 == 0 || done == shape.nights) {
         std::printf("loaded %d/%d nights (%.0f s)\n", done, shape.nights,
                     SecondsSince(load_start));
@@ -241,7 +251,7 @@ int Main(int argc, char** argv) {
   options.pool_size = 1;  // every call, and its reference, on the same connection
   auto store = server::OpenPgStore(options);
   if (!store.ok()) return 1;
-  std::mt19937 rng(42);
+  std::mt19937 rng(seed);
   ResetStatementStats(*url);
   ServerLog log(server_log);
   log.Mark();

@@ -41,9 +41,10 @@ StatusOr<std::string> DocTemplateFromRunFile(const std::string& path);
 // Inserts shape.nights x shape.devices runs (SUCCEEDED, analysed, one per device per night from
 // 2025-01-01) and every case's measurement in each, night by night (one transaction per night),
 // then VACUUM ANALYZEs run, and measurement until 99 % of its pages are all-visible (10 passes
-// at most). `progress(nights_done)` is called after each night.
+// at most). Nights load over `connections` connections at once (a night is one transaction);
+// `progress(nights_done)` is called after each night, from the loading threads, one at a time.
 // Precondition: `url` names a database migrated by server::RunMigrations and holding no runs.
-Status LoadHistory(const std::string& url, const HistoryShape& shape,
+Status LoadHistory(const std::string& url, const HistoryShape& shape, int connections,
                    const std::function<void(int)>& progress);
 
 }  // namespace warpwatch::bench
