@@ -114,13 +114,13 @@ StatusOr<MeasurementPage> PgStore::QueryMeasurements(const MeasurementQuery& que
             query.run_id, query.family_glob, query.variant_glob, params_json, query.series_id,
             after_id, page_size + 1);
         MeasurementPage page;
-        int64_t last_id = 0;
-        for (size_t i = 0; i < r.size() && static_cast<int>(i) < page_size; ++i) {
-          last_id = r[i][r[i].size() - 1].as<int64_t>();  // m.id, after the measurement's columns
-          ASSIGN_OR_RETURN(v1::Measurement m, MeasurementFromRow(r[i], query.include_samples));
-          page.measurements.push_back(std::move(m));
-        }
+        ASSIGN_OR_RETURN(page.measurements,
+                         MeasurementsFromRows(r, static_cast<size_t>(page_size),
+                                              query.include_samples));
         if (static_cast<int>(r.size()) > page_size) {
+          // m.id, after the measurement's columns, of the page's last row
+          const pqxx::row last = r[static_cast<pqxx::result::size_type>(page_size - 1)];
+          const int64_t last_id = last[last.size() - 1].as<int64_t>();
           page.next_page_token = EncodePageToken({std::to_string(last_id)}, fingerprint);
         }
         return page;

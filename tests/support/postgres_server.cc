@@ -127,10 +127,12 @@ bool ValidName(const std::string& name) {
 
 }  // namespace
 
-PostgresServer::PostgresServer(std::string dir, RunAsUser user, int port)
-    : dir_(std::move(dir)), user_(std::move(user)), port_(port) {}
+PostgresServer::PostgresServer(std::string dir, RunAsUser user, int port,
+                               std::vector<std::string> settings)
+    : dir_(std::move(dir)), user_(std::move(user)), port_(port), settings_(std::move(settings)) {}
 
-StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create() {
+StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create(
+    std::vector<std::string> settings) {
   SweepAbandonedDirs();
   ASSIGN_OR_RETURN(RunAsUser user, detail::ChildUser());
   ASSIGN_OR_RETURN(std::string cached, CachedInitdb(user));
@@ -157,7 +159,7 @@ StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create() {
       cleanup();
       return port.status();
     }
-    std::unique_ptr<PostgresServer> server(new PostgresServer(dir, user, *port));
+    std::unique_ptr<PostgresServer> server(new PostgresServer(dir, user, *port, settings));
     last = server->StartProcess();
     if (last.ok()) return server;
     server->dir_.clear();  // keep the dir for the next attempt
@@ -181,7 +183,7 @@ PostgresServer::~PostgresServer() {
 
 Status PostgresServer::StartProcess() {
   const std::string log = dir_ + "/postgres.log";
-  ASSIGN_OR_RETURN(pid_t pid, detail::Spawn({Bin("postgres"),
+  std::vector<std::string> args = {Bin("postgres"),
                                              "-D",
                                              dir_ + "/data",
                                              "-c",
@@ -205,8 +207,12 @@ Status PostgresServer::StartProcess() {
                                              "-c",
                                              "log_min_messages=warning",
                                              "-c",
-                                             "logging_collector=off"},
-                                            user_, log, /*die_with_parent=*/true));
+                                             "logging_collector=off"};
+  for (const std::string& setting : settings_) {
+    args.push_back("-c");
+    args.push_back(setting);
+  }
+  ASSIGN_OR_RETURN(pid_t pid, detail::Spawn(args, user_, log, /*die_with_parent=*/true));
   pid_ = pid;
   const std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port_) +
                                " user=postgres dbname=postgres connect_timeout=2";

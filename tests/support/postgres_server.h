@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/status/status.h"
 #include "tests/support/detail/process.h"
@@ -22,8 +23,10 @@ inline constexpr const char* kPostgresBinDir = "/usr/lib/postgresql/15/bin";
 class PostgresServer {
  public:
   // Creates a cluster in a fresh temp dir (a copy of a cached initdb result, so the second server
-  // on this machine starts in well under a second) and starts it.
-  static StatusOr<std::unique_ptr<PostgresServer>> Create();
+  // on this machine starts in well under a second) and starts it. `settings` ("name=value") are
+  // given to the server after the harness's own and override them (a benchmark's
+  // shared_buffers, say).
+  static StatusOr<std::unique_ptr<PostgresServer>> Create(std::vector<std::string> settings = {});
 
   // Stops the server (immediate shutdown) and removes the temp dir.
   ~PostgresServer();
@@ -45,13 +48,15 @@ class PostgresServer {
   const std::string& dir() const { return dir_; }
 
  private:
-  PostgresServer(std::string dir, detail::RunAsUser user, int port);
+  PostgresServer(std::string dir, detail::RunAsUser user, int port,
+                 std::vector<std::string> settings);
   // Spawns postgres and waits until it answers; INTERNAL with the server log otherwise.
   Status StartProcess();
 
   std::string dir_;  // temp dir: data/, the unix socket, postgres.log
   detail::RunAsUser user_;
   int port_;
+  std::vector<std::string> settings_;  // extra "-c" settings, after the harness's own
   pid_t pid_ = -1;
 };
 

@@ -6,6 +6,7 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 
+#include <pqxx/result>
 #include <pqxx/row>
 #include <pqxx/transaction>
 #include <string>
@@ -21,19 +22,28 @@ std::string SeriesId(const std::string& case_canonical, const std::string& devic
 
 // Inserts `batch` into run `run_id` in one INSERT ... SELECT FROM json_to_recordset(...)
 // ON CONFLICT (run_id, case_canonical) DO NOTHING: every field goes into its column, the rest of
-// the proto (run_id and series_id set, sample arrays cleared) into `doc`. Returns how many rows
+// the proto (run_id and series_id set, sample arrays cleared), in its binary form, into `doc_pb`
+// (`doc`, its JSON, stays NULL on rows stored since migration 0010). Returns how many rows
 // were inserted; the others (already stored, or repeated in the batch) are duplicates.
 // Precondition: every m.case_().canonical() is non-empty.
 StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::string& device_model,
                                  const std::vector<v1::Measurement>& batch);
 
-// The select list MeasurementFromRow reads, for the measurement table aliased `m`: the document,
-// then, when `with_samples`, the five sample arrays.
+// The select list MeasurementFromRow reads, for the measurement table aliased `m`: the document
+// (binary, and the JSON of rows stored before migration 0010), then, when `with_samples`, the five
+// sample arrays.
 std::string MeasurementColumns(bool with_samples);
 
 // Decodes a row selected with MeasurementColumns(with_samples) (from column 0). Without samples
 // the per-sample arrays stay empty.
 StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_samples);
+
+// Decodes the first `count` rows of `rows` (selected with MeasurementColumns(with_samples)), in
+// order. Same result as MeasurementFromRow on each; the JSON documents of older rows are parsed
+// as one array in one call (protobuf's JSON parser spends most of a small document's time setting
+// itself up).
+StatusOr<std::vector<v1::Measurement>> MeasurementsFromRows(const pqxx::result& rows,
+                                                            size_t count, bool with_samples);
 
 // The measurements of run `run_id` as they were uploaded (with run_id and series_id set), in
 // insertion order.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "server/store/detail/conversions.h"
 #include "tests/server/store/history_test_util.h"
 
 namespace warpwatch::server::testing {
@@ -167,6 +168,45 @@ TEST_F(HistoryTest, QueryMeasurementsPagesAndRefusesAForeignToken) {
   other.family_glob = "reduce";
   other.page_token = first.next_page_token;
   EXPECT_EQ(store_->QueryMeasurements(other).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(HistoryTest, QueryMeasurementsReadsDocumentsStoredAsJsonBeforeMigration10) {
+  const int64_t run = MakeRun("GPU-a", kH100,
+                              {MakePoint("reduce", "tree", 1, 1e-3),
+                               MakePoint("reduce", "tree", 2, 2e-3),
+                               MakePoint("reduce", "tree", 3, 3e-3)});
+  MeasurementQuery q;
+  q.run_id = run;
+  q.include_samples = true;
+  ASSERT_OK_AND_ASSIGN(MeasurementPage binary, store_->QueryMeasurements(q));
+  ASSERT_EQ(binary.measurements.size(), 3u);
+  // Rows 1 and 3 as an older server stored them: JSON in doc, no doc_pb.
+  {
+    pqxx::connection conn(url_);
+    pqxx::work tx(conn);
+    for (int i : {0, 2}) {
+      v1::Measurement doc = binary.measurements[i];  // as stored: no sample arrays
+      doc.clear_samples_seconds();
+      doc.clear_sample_sm_clock_mhz();
+      doc.clear_sample_throttled();
+      doc.clear_sample_kernel_seconds();
+      doc.clear_sample_group();
+      ASSERT_OK_AND_ASSIGN(std::string json, detail::MessageToJson(doc));
+      tx.exec_params(
+          "UPDATE measurement SET doc = $1::jsonb, doc_pb = NULL"
+          " WHERE run_id = $2 AND case_canonical = $3",
+          json, run, binary.measurements[i].case_().canonical());
+    }
+    tx.commit();
+  }
+  ASSERT_OK_AND_ASSIGN(MeasurementPage mixed, store_->QueryMeasurements(q));
+  ASSERT_EQ(mixed.measurements.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(mixed.measurements[i].SerializeAsString(),
+              binary.measurements[i].SerializeAsString())
+        << "row " << i;
+  }
+  EXPECT_EQ(mixed.measurements[1].samples_seconds_size(), 3);
 }
 
 TEST_F(HistoryTest, QueryMeasurementsOfAnUnknownRunIsNotFound) {

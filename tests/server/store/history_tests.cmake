@@ -7,8 +7,3 @@ foreach(t history_store_test regression_store_test upload_store_test)
   gtest_discover_tests(server_store_${t} TEST_PREFIX "store." PROPERTIES LABELS "postgres" TIMEOUT 120)
 endforeach()
 
-# The scale benchmark of GetSeries and QueryMeasurements on ten million measurements (it loads
-# them itself; minutes): build-server/bin/server_history_scale_bench. Not a ctest.
-add_executable(server_history_scale_bench ${CMAKE_CURRENT_LIST_DIR}/history_scale_bench.cc)
-target_link_libraries(server_history_scale_bench PRIVATE warpwatch_store warpwatch_test_support)
-warpwatch_strict(server_history_scale_bench)

@@ -94,5 +94,38 @@ TEST_F(MigrationsTest, AnUnreachableDatabaseIsUnavailable) {
   ASSERT_OK(server().Start());
 }
 
+// 0010 denormalises run.device_uuid onto measurement (GetSeries of one device reads it from an
+// index): measurements stored before it must get their run's device.
+TEST_F(MigrationsTest, Migration10CopiesEachRunsDeviceOntoItsStoredMeasurements) {
+  pqxx::connection conn(url_);
+  pqxx::work tx(conn);
+  for (const Migration& m : EmbeddedMigrations()) {
+    if (m.version < 10) tx.exec(m.sql);
+  }
+  tx.exec(
+      "INSERT INTO run (id, device_uuid, device_name, state) VALUES"
+      " (7, 'GPU-a', 'H100', 'SUCCEEDED'), (8, '', 'H100', 'SUCCEEDED')");
+  tx.exec(
+      "INSERT INTO measurement (run_id, case_canonical, family, variant, series_id, status, doc)"
+      " VALUES (7, 'c', 'f', 'v', 'c@H100', 'OK', '{}'), (8, 'c', 'f', 'v', 'c@H100', 'OK', '{}')");
+  for (const Migration& m : EmbeddedMigrations()) {
+    if (m.version == 10) tx.exec(m.sql);
+  }
+  pqxx::result r = tx.exec("SELECT device_uuid FROM measurement ORDER BY run_id");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0][0].as<std::string>(), "GPU-a");
+  EXPECT_EQ(r[1][0].as<std::string>(), "");
+  // From 0010 on a row stores its document as doc_pb (binary) or, stored before, doc (JSON):
+  // never neither.
+  {
+    pqxx::subtransaction none(tx, "none");
+    EXPECT_THROW(none.exec("INSERT INTO measurement (run_id, case_canonical, family, variant,"
+                           " series_id, status) VALUES (7, 'd', 'f', 'v', 'd@H100', 'OK')"),
+                 pqxx::check_violation);
+  }
+  tx.exec("INSERT INTO measurement (run_id, case_canonical, family, variant, series_id, status,"
+          " doc_pb) VALUES (7, 'e', 'f', 'v', 'e@H100', 'OK', '\\x0801')");
+}
+
 }  // namespace
 }  // namespace warpwatch::server
