@@ -28,6 +28,7 @@ class ChildProcess {
   StatusOr<int> Wait(std::chrono::milliseconds timeout);
   bool running();
   const std::string& log_path() const { return log_path_; }
+  pid_t pid() const { return pid_; }
   // The log's tail, for failure messages.
   std::string LogTail() const;
 
