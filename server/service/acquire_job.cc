@@ -52,7 +52,7 @@ grpc::ServerUnaryReactor* WorkerServiceImpl::AcquireJob(grpc::CallbackServerCont
       *authorizer_, *context, kAcquireJob, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateAcquireJob(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
+        RETURN_IF_ERROR(CheckCaller(*store, request->worker_id(), caller));
         poll.principal = caller.name;
         poll.end = WaitEnd(*context, request->wait_seconds(), options_.max_acquire_wait,
                            options_.deadline_margin);

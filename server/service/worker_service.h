@@ -17,6 +17,7 @@
 #include "server/auth/authorizer.h"
 #include "server/database/database.h"
 #include "server/service/detail/acquire_parking.h"
+#include "server/service/detail/worker_caller_cache.h"
 #include "server/service/detail/worker_requests.h"
 #include "server/service/shutdown_signal.h"
 #include "server/store/store.h"
@@ -86,6 +87,9 @@ class WorkerServiceImpl final
                          v1::Job* response) override;
 
  private:
+  // Store::CheckWorkerCaller, answered from caller_cache_ when the same principal (name and
+  // whether admin) passed it for the same worker within the last 30 s.
+  Status CheckCaller(Store& store, const std::string& worker_id, const auth::Principal& caller);
   // One claim for a poll (detail::AcquireParking::Claim).
   StatusOr<bool> Claim(const detail::ParkedPoll& poll);
   grpc::Status ClaimFailure(const detail::ParkedPoll& poll, const Status& status);
@@ -96,6 +100,7 @@ class WorkerServiceImpl final
   const auth::Authorizer* authorizer_;
   const ShutdownSignal* shutdown_;
   WorkerServiceOptions options_;
+  detail::WorkerCallerCache caller_cache_{std::chrono::seconds(30)};
   std::once_flag parking_once_;
   std::unique_ptr<detail::AcquireParking> parking_;  // set once under parking_once_
 };
