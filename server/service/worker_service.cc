@@ -76,11 +76,10 @@ grpc::Status WorkerServiceImpl::Heartbeat(grpc::ServerContext* context,
         RETURN_IF_ERROR(detail::ValidateHeartbeat(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
         RETURN_IF_ERROR(CheckCaller(*store, request->worker_id(), caller));
-        RETURN_IF_ERROR(store->TouchWorker(request->worker_id()));
         const std::vector<int64_t> runs(request->running_run_ids().begin(),
                                         request->running_run_ids().end());
         ASSIGN_OR_RETURN(LeaseRenewal renewal,
-                         store->ExtendLeases(request->worker_id(), runs, options_.lease));
+                         store->RecordHeartbeat(request->worker_id(), runs, options_.lease));
         for (int64_t id : renewal.cancel_requested_run_ids) response->add_cancelled_run_ids(id);
         for (int64_t id : renewal.lost_run_ids) response->add_lost_run_ids(id);
         *response->mutable_lease_expiry() = renewal.expiry;
