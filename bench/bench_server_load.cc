@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <fstream>
 #include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -295,7 +296,12 @@ class Fleet {
           const double ms = MsSince(call->start);
           {
             std::lock_guard<std::mutex> lock(mu_);
-            if (s.ok()) heartbeat_ms_.push_back(ms); else ++heartbeat_errors_;
+            if (s.ok()) {
+              heartbeat_ms_.push_back(ms);
+            } else {
+              ++heartbeat_errors_;
+              ++error_codes_[s.error_code()];
+            }
           }
           Done();
         });
@@ -374,6 +380,19 @@ class Fleet {
   std::vector<std::shared_ptr<PollCall>> polls_;  // guarded by mu_
   std::vector<double> heartbeat_ms_;              // guarded by mu_
   int heartbeat_errors_ = 0;                      // guarded by mu_
+  std::map<int, int> error_codes_;                // heartbeat failures by code; guarded by mu_
+
+ public:
+  // "CODE xN" for each status code heartbeats failed with.
+  std::string ErrorCodes() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string out;
+    for (const auto& [code, n] : error_codes_) {
+      out += (out.empty() ? "" : ", ") + std::string("code ") + std::to_string(code) + " x" +
+             std::to_string(n);
+    }
+    return out.empty() ? "none" : out;
+  }
 };
 
 Status RunFleet(ServerUnderTest& server, UnaryReference& unary, const References& refs,
@@ -428,9 +447,9 @@ Status RunFleet(ServerUnderTest& server, UnaryReference& unary, const References
   if (hb.empty()) return InternalError("no heartbeat answered");
   const Percentiles h = Summarize(hb);
   const Percentiles hc = health_ms.empty() ? Percentiles{} : Summarize(health_ms);
-  std::printf("%d heartbeats over %d s (%d failed), %d polls returned (%d failed)\n",
+  std::printf("%d heartbeats answered over %d s, %d failed (%s); %d polls returned (%d failed)\n",
               static_cast<int>(hb.size()), seconds, fleet.heartbeat_errors(),
-              fleet.polls_returned(), fleet.poll_errors());
+              fleet.ErrorCodes().c_str(), fleet.polls_returned(), fleet.poll_errors());
   std::printf("%-40s %8s %8s %8s\n", "ms", "p50", "p99", "max");
   std::printf("%-40s %8.2f %8.2f %8.2f\n", "Heartbeat", h.p50_ms, h.p99_ms, h.max_ms);
   std::printf("%-40s %8.2f %8.2f %8.2f\n", "health Check during the run (every 100 ms)",

@@ -36,6 +36,8 @@ add_library(warpwatch_server_edge STATIC
   service/watch_job.cc
   service/worker_service.cc
   service/acquire_job.cc
+  service/detail/acquire_parking.cc
+  service/detail/worker_caller_cache.cc
   service/upload_measurements.cc
   service/fleet_service.cc
   service/detail/worker_requests.cc

@@ -20,7 +20,7 @@ grpc::Status WorkerServiceImpl::UploadMeasurements(grpc::ServerContext* context,
       *authorizer_, *context, kUploadMeasurements, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateUploadMeasurements(*request, options_.upload));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
+        RETURN_IF_ERROR(CheckCaller(*store, request->worker_id(), caller));
         const std::vector<v1::Measurement> measurements(request->measurements().begin(),
                                                         request->measurements().end());
         StatusOr<UploadCounts> counts = store->UploadMeasurements(

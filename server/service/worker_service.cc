@@ -57,6 +57,17 @@ grpc::Status WorkerServiceImpl::Register(grpc::ServerContext* context,
       });
 }
 
+Status WorkerServiceImpl::CheckCaller(Store& store, const std::string& worker_id,
+                                      const auth::Principal& caller) {
+  const WorkerCaller who = WorkerCallerOf(caller);
+  // An admin passes for any worker: never let that answer serve a non-admin of the same name.
+  const std::string key = (who.admin ? "admin:" : "worker:") + who.principal;
+  if (caller_cache_.Allowed(worker_id, key)) return OkStatus();
+  RETURN_IF_ERROR(store.CheckWorkerCaller(worker_id, who));
+  caller_cache_.Remember(worker_id, key);
+  return OkStatus();
+}
+
 grpc::Status WorkerServiceImpl::Heartbeat(grpc::ServerContext* context,
                                           const v1::HeartbeatRequest* request,
                                           v1::HeartbeatResponse* response) {
@@ -64,12 +75,11 @@ grpc::Status WorkerServiceImpl::Heartbeat(grpc::ServerContext* context,
       *authorizer_, *context, kHeartbeat, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateHeartbeat(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
-        RETURN_IF_ERROR(store->TouchWorker(request->worker_id()));
+        RETURN_IF_ERROR(CheckCaller(*store, request->worker_id(), caller));
         const std::vector<int64_t> runs(request->running_run_ids().begin(),
                                         request->running_run_ids().end());
         ASSIGN_OR_RETURN(LeaseRenewal renewal,
-                         store->ExtendLeases(request->worker_id(), runs, options_.lease));
+                         store->RecordHeartbeat(request->worker_id(), runs, options_.lease));
         for (int64_t id : renewal.cancel_requested_run_ids) response->add_cancelled_run_ids(id);
         for (int64_t id : renewal.lost_run_ids) response->add_lost_run_ids(id);
         *response->mutable_lease_expiry() = renewal.expiry;
@@ -88,7 +98,7 @@ grpc::Status WorkerServiceImpl::ReportProgress(grpc::ServerContext* context,
       *authorizer_, *context, kReportProgress, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateReportProgress(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
+        RETURN_IF_ERROR(CheckCaller(*store, request->worker_id(), caller));
         ASSIGN_OR_RETURN(bool cancel,
                          store->UpdateProgress(request->worker_id(), request->job_id(),
                                                request->run_id(), request->points_done(),
@@ -104,7 +114,7 @@ grpc::Status WorkerServiceImpl::FinishJob(grpc::ServerContext* context,
       *authorizer_, *context, kFinishJob, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateFinishJob(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        RETURN_IF_ERROR(store->CheckWorkerCaller(request->worker_id(), WorkerCallerOf(caller)));
+        RETURN_IF_ERROR(CheckCaller(*store, request->worker_id(), caller));
         ASSIGN_OR_RETURN(
             *response, store->FinishJob(request->worker_id(), request->job_id(), request->run_id(),
                                         request->outcome(), request->error()));

@@ -11,9 +11,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 
 #include "server/auth/authorizer.h"
 #include "server/database/database.h"
+#include "server/service/detail/acquire_parking.h"
+#include "server/service/detail/worker_caller_cache.h"
 #include "server/service/detail/worker_requests.h"
 #include "server/service/shutdown_signal.h"
 #include "server/store/store.h"
@@ -41,7 +45,10 @@ struct WorkerServiceOptions {
 };
 
 // Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.
-class WorkerServiceImpl final : public v1::WorkerService::Service {
+// AcquireJob uses gRPC's callback API (its long-polls hold no thread while they wait); the other
+// methods are synchronous.
+class WorkerServiceImpl final
+    : public v1::WorkerService::WithCallbackMethod_AcquireJob<v1::WorkerService::Service> {
  public:
   WorkerServiceImpl(Database* database, const auth::Authorizer* authorizer,
                     const ShutdownSignal* shutdown, WorkerServiceOptions options);
@@ -57,11 +64,13 @@ class WorkerServiceImpl final : public v1::WorkerService::Service {
   grpc::Status Heartbeat(grpc::ServerContext* context, const v1::HeartbeatRequest* request,
                          v1::HeartbeatResponse* response) override;
   // Long-poll (acquire_job.cc): claims a job matching the GPU at once, or waits for one for
-  // min(wait_seconds, --acquire-max-wait-seconds, call deadline - margin), woken by the store's
-  // job notifications. An empty response when the wait ends, the server shuts down; CANCELLED
-  // when the client goes away. NOT_FOUND for an unknown worker or a GPU not registered to it.
-  grpc::Status AcquireJob(grpc::ServerContext* context, const v1::AcquireJobRequest* request,
-                          v1::AcquireJobResponse* response) override;
+  // min(wait_seconds, --acquire-max-wait-seconds, call deadline - margin), parked without a
+  // thread and woken by the store's job notifications. An empty response when the wait ends or
+  // the server shuts down; CANCELLED when the client goes away. NOT_FOUND for an unknown worker
+  // or a GPU not registered to it.
+  grpc::ServerUnaryReactor* AcquireJob(grpc::CallbackServerContext* context,
+                                       const v1::AcquireJobRequest* request,
+                                       v1::AcquireJobResponse* response) override;
   // Records progress of a held job; answers whether a cancel was requested. FAILED_PRECONDITION
   // for a job the worker does not hold.
   grpc::Status ReportProgress(grpc::ServerContext* context,
@@ -78,13 +87,22 @@ class WorkerServiceImpl final : public v1::WorkerService::Service {
                          v1::Job* response) override;
 
  private:
-  Status Acquire(grpc::ServerContext* context, const v1::AcquireJobRequest& request,
-                 v1::AcquireJobResponse* response);
+  // Store::CheckWorkerCaller, answered from caller_cache_ when the same principal (name and
+  // whether admin) passed it for the same worker within the last 30 s.
+  Status CheckCaller(Store& store, const std::string& worker_id, const auth::Principal& caller);
+  // One claim for a poll (detail::AcquireParking::Claim).
+  StatusOr<bool> Claim(const detail::ParkedPoll& poll);
+  grpc::Status ClaimFailure(const detail::ParkedPoll& poll, const Status& status);
+  // Created at the first park, when the store (and its notifier) exists.
+  detail::AcquireParking& Parking();
 
   Database* database_;
   const auth::Authorizer* authorizer_;
   const ShutdownSignal* shutdown_;
   WorkerServiceOptions options_;
+  detail::WorkerCallerCache caller_cache_{std::chrono::seconds(30)};
+  std::once_flag parking_once_;
+  std::unique_ptr<detail::AcquireParking> parking_;  // set once under parking_once_
 };
 
 }  // namespace warpwatch::server

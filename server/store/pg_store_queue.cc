@@ -85,33 +85,54 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
   });
 }
 
+namespace {
+
+// ExtendLeases' statements, in `tx`.
+LeaseRenewal ExtendLeasesIn(pqxx::work& tx, const std::string& worker_id,
+                            const std::vector<int64_t>& run_ids, int64_t duration_ms) {
+  LeaseRenewal renewal;
+  // now() is fixed for the transaction, so both statements compute the same expiry.
+  renewal.expiry =
+      TimestampFromMicros(tx.exec_params("SELECT " + MicrosSql(LeaseEndSql(1)), duration_ms)
+                              .at(0)
+                              .at(0)
+                              .as<int64_t>());
+  if (run_ids.empty()) return renewal;  // an idle worker: nothing to extend
+  // Only a job's current run holds its lease.
+  pqxx::result held = tx.exec_params(
+      "UPDATE job SET lease_expiry = " + LeaseEndSql(3) +
+          " WHERE current_run_id = ANY($2::bigint[]) AND state = 'RUNNING' AND lease_owner = $1"
+          " RETURNING current_run_id, cancel_requested",
+      worker_id, BigintArrayLiteral(run_ids), duration_ms);
+  std::set<int64_t> held_runs;
+  for (const pqxx::row& row : held) {
+    held_runs.insert(row[0].as<int64_t>());
+    if (row[1].as<bool>()) renewal.cancel_requested_run_ids.push_back(row[0].as<int64_t>());
+  }
+  for (int64_t id : run_ids) {
+    if (held_runs.count(id) == 0) renewal.lost_run_ids.push_back(id);
+  }
+  return renewal;
+}
+
+}  // namespace
+
 StatusOr<LeaseRenewal> PgStore::ExtendLeases(const std::string& worker_id,
                                              const std::vector<int64_t>& run_ids,
                                              std::chrono::milliseconds lease_duration) {
-  const int64_t duration_ms = lease_duration.count();
   return Run<LeaseRenewal>("ExtendLeases", [&](pqxx::work& tx) -> StatusOr<LeaseRenewal> {
-    LeaseRenewal renewal;
-    // now() is fixed for the transaction, so both statements compute the same expiry.
-    renewal.expiry =
-        TimestampFromMicros(tx.exec_params("SELECT " + MicrosSql(LeaseEndSql(1)), duration_ms)
-                                .at(0)
-                                .at(0)
-                                .as<int64_t>());
-    // Only a job's current run holds its lease.
-    pqxx::result held = tx.exec_params(
-        "UPDATE job SET lease_expiry = " + LeaseEndSql(3) +
-            " WHERE current_run_id = ANY($2::bigint[]) AND state = 'RUNNING' AND lease_owner = $1"
-            " RETURNING current_run_id, cancel_requested",
-        worker_id, BigintArrayLiteral(run_ids), duration_ms);
-    std::set<int64_t> held_runs;
-    for (const pqxx::row& row : held) {
-      held_runs.insert(row[0].as<int64_t>());
-      if (row[1].as<bool>()) renewal.cancel_requested_run_ids.push_back(row[0].as<int64_t>());
-    }
-    for (int64_t id : run_ids) {
-      if (held_runs.count(id) == 0) renewal.lost_run_ids.push_back(id);
-    }
-    return renewal;
+    return ExtendLeasesIn(tx, worker_id, run_ids, lease_duration.count());
+  });
+}
+
+StatusOr<LeaseRenewal> PgStore::RecordHeartbeat(const std::string& worker_id,
+                                                const std::vector<int64_t>& run_ids,
+                                                std::chrono::milliseconds lease_duration) {
+  return Run<LeaseRenewal>("RecordHeartbeat", [&](pqxx::work& tx) -> StatusOr<LeaseRenewal> {
+    pqxx::result touched = tx.exec_params(
+        "UPDATE worker SET last_seen = now(), state = 'ONLINE' WHERE id = $1", worker_id);
+    if (touched.affected_rows() == 0) return NotFoundError("worker " + worker_id + " not registered");
+    return ExtendLeasesIn(tx, worker_id, run_ids, lease_duration.count());
   });
 }
 

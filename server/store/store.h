@@ -286,6 +286,11 @@ class Store {
   virtual StatusOr<LeaseRenewal> ExtendLeases(const std::string& worker_id,
                                               const std::vector<int64_t>& run_ids,
                                               std::chrono::milliseconds lease_duration) = 0;
+  // A worker's heartbeat in one transaction: TouchWorker, then ExtendLeases. NOT_FOUND for an
+  // unknown worker (nothing extended).
+  virtual StatusOr<LeaseRenewal> RecordHeartbeat(const std::string& worker_id,
+                                                 const std::vector<int64_t>& run_ids,
+                                                 std::chrono::milliseconds lease_duration) = 0;
   // RUNNING jobs whose lease expired go back to QUEUED (their attempt stays counted) or, once
   // attempts reached max_attempts, to FAILED with error "lease expired N times; max_attempts M".
   // Their open runs are closed FAILED. Returns how many jobs were requeued or failed. Requeues

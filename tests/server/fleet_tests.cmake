@@ -6,6 +6,7 @@ add_executable(server_fleet_rpc_tests
   service/worker_jobs_rpc_test.cc
   service/worker_identity_rpc_test.cc
   service/worker_runs_rpc_test.cc
+  service/acquire_parking_rpc_test.cc
   service/fleet_service_rpc_test.cc
   queue/job_reaper_rpc_test.cc
   metrics/fleet_metrics_test.cc

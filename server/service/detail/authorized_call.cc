@@ -51,4 +51,12 @@ void LogCallFailure(std::string_view method, const grpc::ServerContextBase& cont
               request_id.empty() ? "-" : request_id, LogEscape(status.message()));
 }
 
+grpc::Status FailedCallStatus(std::string_view method, const grpc::ServerContextBase& context,
+                              const std::string& principal, const Status& status) {
+  // The full message goes to the log only; the client gets what it may see, with an id to quote.
+  const std::string request_id = HidesDetail(status) ? NewRequestId() : std::string();
+  LogCallFailure(method, context, principal, status, request_id);
+  return ToGrpcStatus(ClientStatus(status, request_id));
+}
+
 }  // namespace warpwatch::server::detail

@@ -34,6 +34,11 @@ std::string NewRequestId();
 // code with "internal error (request id <request_id>) ..." and nothing of the original message.
 Status ClientStatus(const Status& status, const std::string& request_id);
 
+// The answer to a call that failed with `status` after authorization: logged (under a fresh request
+// id when the client must not see the detail) and converted as AuthorizedCall does.
+grpc::Status FailedCallStatus(std::string_view method, const grpc::ServerContextBase& context,
+                              const std::string& principal, const Status& status);
+
 // body: Status(const auth::Principal&). Runs only when the caller may call `method`.
 template <typename Body>
 grpc::Status AuthorizedCall(const auth::Authorizer& authorizer,
@@ -46,10 +51,7 @@ grpc::Status AuthorizedCall(const auth::Authorizer& authorizer,
   }
   Status status = body(*principal);
   if (status.ok()) return grpc::Status::OK;
-  // The full message goes to the log only; the client gets what it may see, with an id to quote.
-  const std::string request_id = HidesDetail(status) ? NewRequestId() : std::string();
-  LogCallFailure(method, context, principal->name, status, request_id);
-  return ToGrpcStatus(ClientStatus(status, request_id));
+  return FailedCallStatus(method, context, principal->name, status);
 }
 
 }  // namespace warpwatch::server::detail

@@ -49,6 +49,9 @@ class PgStore : public Store {
   StatusOr<LeaseRenewal> ExtendLeases(const std::string& worker_id,
                                       const std::vector<int64_t>& run_ids,
                                       std::chrono::milliseconds lease_duration) override;
+  StatusOr<LeaseRenewal> RecordHeartbeat(const std::string& worker_id,
+                                         const std::vector<int64_t>& run_ids,
+                                         std::chrono::milliseconds lease_duration) override;
   StatusOr<int> RequeueExpiredLeases() override;
   StatusOr<int> FailTimedOutJobs(std::chrono::milliseconds default_timeout) override;
   StatusOr<v1::Job> FinishJob(const std::string& worker_id, int64_t job_id, int64_t run_id,
