@@ -65,11 +65,13 @@ void Scheduler::Stop() {
 
 StatusOr<int> Scheduler::RunOnce() {
   int recorded = 0;
-  const ScheduleStore::Decide decide = [this](const DueSchedule& due) {
-    return DecideFire(due, clock_(), options_.missed_grace);
-  };
   while (recorded < options_.max_fires_per_pass) {
-    ASSIGN_OR_RETURN(std::optional<FireOutcome> outcome, store_->FireNextDue(clock_(), decide));
+    // One instant per claim: the claim's "due" and the decision agree on what now is.
+    const absl::Time now = clock_();
+    const ScheduleStore::Decide decide = [this, now](const DueSchedule& due) {
+      return DecideFire(due, now, options_.missed_grace);
+    };
+    ASSIGN_OR_RETURN(std::optional<FireOutcome> outcome, store_->FireNextDue(now, decide));
     if (!outcome.has_value()) break;
     ++recorded;
     fires_.fetch_add(1);
