@@ -212,7 +212,7 @@ TEST_F(QueueStoreTest, ExpiredLeaseOfACancelledJobEndsItCancelled) {
   EXPECT_EQ(after.error(), "user said stop");
 }
 
-TEST_F(QueueStoreTest, ExtendLeasesReportsLostAndCancelledJobs) {
+TEST_F(QueueStoreTest, AHeartbeatExtendsHeldLeasesAndReportsLostAndCancelledRuns) {
   const std::string w =
       Register({MakeDevice("GPU-1", "NVIDIA H100"), MakeDevice("GPU-2", "NVIDIA H100")});
   const v1::Job a = Enqueue();
@@ -224,16 +224,19 @@ TEST_F(QueueStoreTest, ExtendLeasesReportsLostAndCancelledJobs) {
   ASSERT_EQ(lb->job.id(), b.id());
   ASSERT_OK(store_->CancelJob(b.id(), "").status());
   ASSERT_OK_AND_ASSIGN(LeaseRenewal r,
-                       store_->ExtendLeases(w, {la->run_id, lb->run_id, 777}, seconds(60)));
+                       store_->RecordHeartbeat(w, {la->run_id, lb->run_id, 777}, seconds(60)));
   EXPECT_EQ(r.lost_run_ids, std::vector<int64_t>{777});
   EXPECT_EQ(r.cancel_requested_run_ids, std::vector<int64_t>{lb->run_id});
   EXPECT_GT(r.expiry.seconds(), la->expiry.seconds() + 50);
   ASSERT_OK_AND_ASSIGN(v1::Job after, store_->GetJob(a.id()));
   EXPECT_EQ(after.lease_expiry().SerializeAsString(), r.expiry.SerializeAsString());
-  // Another worker extends nothing.
+  // Another worker extends nothing; an unknown one is NOT_FOUND.
+  const std::string someone_else = Register({MakeDevice("GPU-3", "NVIDIA H100")});
   ASSERT_OK_AND_ASSIGN(LeaseRenewal other,
-                       store_->ExtendLeases("someone-else", {la->run_id}, seconds(60)));
+                       store_->RecordHeartbeat(someone_else, {la->run_id}, seconds(60)));
   EXPECT_EQ(other.lost_run_ids, std::vector<int64_t>{la->run_id});
+  EXPECT_EQ(store_->RecordHeartbeat("no-such-worker", {la->run_id}, seconds(60)).status().code(),
+            StatusCode::kNotFound);
 }
 
 TEST_F(QueueStoreTest, FinishSucceededEndsTheJob) {
@@ -374,7 +377,7 @@ TEST_F(QueueStoreTest, ARunThatLostItsLeaseCannotTouchTheJobsNewRunOnAnotherGpuO
   ASSERT_TRUE(r2.has_value());
   ASSERT_EQ(r2->job.id(), job.id());
   // GPU-1's run keeps beating and reporting: its lease is lost, the new run's is untouched.
-  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->ExtendLeases(w, {r1->run_id}, seconds(600)));
+  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->RecordHeartbeat(w, {r1->run_id}, seconds(600)));
   EXPECT_EQ(renewal.lost_run_ids, std::vector<int64_t>{r1->run_id});
   ASSERT_OK_AND_ASSIGN(v1::Job held, store_->GetJob(job.id()));
   EXPECT_EQ(held.lease_expiry().seconds(), r2->expiry.seconds());
