@@ -74,8 +74,8 @@ Status E2eCluster::StartServer() {
 }
 
 StatusOr<std::unique_ptr<ChildProcess>> E2eCluster::StartReplica(std::string* address) {
-  ASSIGN_OR_RETURN(int port, FreePort());
-  ASSIGN_OR_RETURN(int metrics_port, FreePort());
+  ASSIGN_OR_RETURN(int port, testing::FreeLoopbackPort());
+  ASSIGN_OR_RETURN(int metrics_port, testing::FreeLoopbackPort());
   *address = "127.0.0.1:" + std::to_string(port);
   std::vector<std::string> argv = {WARPWATCH_SERVER_PATH,
                                    "--listen=" + *address,
