@@ -40,6 +40,8 @@ add_library(warpwatch_server_edge STATIC
   service/detail/worker_caller_cache.cc
   service/upload_measurements.cc
   service/fleet_service.cc
+  service/schedule_service.cc
+  service/detail/schedule_requests.cc
   service/detail/worker_requests.cc
   queue/job_reaper.cc
   metrics/fleet_metrics.cc
@@ -55,6 +57,7 @@ target_link_libraries(warpwatch_server_edge PUBLIC
   warpwatch_server_auth
   warpwatch_server_validation
   warpwatch_store
+  warpwatch_pg_schedule_store
   warpwatch_proto
   gRPC::grpc++
   gRPC::grpc++_reflection

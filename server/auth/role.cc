@@ -29,6 +29,13 @@ constexpr std::pair<std::string_view, Access> kMethods[] = {
     {"/warpwatch.v1.WorkerService/UploadMeasurements", Access::kWork},
     {"/warpwatch.v1.WorkerService/FinishJob", Access::kWork},
     {"/warpwatch.v1.FleetService/ListWorkers", Access::kRead},
+    {"/warpwatch.v1.ScheduleService/GetSchedule", Access::kRead},
+    {"/warpwatch.v1.ScheduleService/ListSchedules", Access::kRead},
+    {"/warpwatch.v1.ScheduleService/ListScheduleRuns", Access::kRead},
+    {"/warpwatch.v1.ScheduleService/CreateSchedule", Access::kSubmit},
+    {"/warpwatch.v1.ScheduleService/UpdateSchedule", Access::kSubmit},
+    {"/warpwatch.v1.ScheduleService/DeleteSchedule", Access::kSubmit},
+    {"/warpwatch.v1.ScheduleService/TriggerSchedule", Access::kSubmit},
 };
 
 bool Grants(Role role, Access access) {

@@ -8,9 +8,10 @@
 
 namespace warpwatch::server::auth {
 
-// reader: JobService Get/List/Watch, ResultService queries and FleetService.ListWorkers.
-// submitter: reader + SubmitJob, CancelJob, ResultService.UpdateRegression (triage) and
-//   ResultService.UploadRun.
+// reader: JobService Get/List/Watch, ResultService queries, FleetService.ListWorkers and
+//   ScheduleService Get/List/ListScheduleRuns.
+// submitter: reader + SubmitJob, CancelJob, ResultService.UpdateRegression (triage),
+//   ResultService.UploadRun and ScheduleService Create/Update/Delete/Trigger.
 // worker: WorkerService only.
 // admin: everything.
 enum class Role { kReader, kSubmitter, kWorker, kAdmin };

@@ -74,6 +74,24 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "how often the job and worker gauges are recounted from the database")
       ->envname("WARPWATCH_METRICS_INTERVAL_SECONDS")
       ->capture_default_str();
+  app.add_option("--schedule-interval-seconds", c->schedule_interval_seconds,
+                 "how often the scheduler fires the schedules that are due")
+      ->envname("WARPWATCH_SCHEDULE_INTERVAL_SECONDS")
+      ->capture_default_str();
+  app.add_option("--schedule-missed-grace-seconds", c->schedule_missed_grace_seconds,
+                 "a due time older than this when the scheduler sees it is missed: the "
+                 "schedule's missed-fire policy applies (SKIP or RUN_ONCE)")
+      ->envname("WARPWATCH_SCHEDULE_MISSED_GRACE_SECONDS")
+      ->capture_default_str();
+  app.add_option("--schedule-test-clock-anchor", c->schedule_test_clock_anchor,
+                 "TESTS ONLY: unix time from which the scheduler's clock runs "
+                 "--schedule-test-clock-speed times faster; 0 = real time")
+      ->envname("WARPWATCH_SCHEDULE_TEST_CLOCK_ANCHOR")
+      ->capture_default_str();
+  app.add_option("--schedule-test-clock-speed", c->schedule_test_clock_speed,
+                 "TESTS ONLY: see --schedule-test-clock-anchor")
+      ->envname("WARPWATCH_SCHEDULE_TEST_CLOCK_SPEED")
+      ->capture_default_str();
   app.add_option("--worker-retention-hours", c->worker_retention_hours,
                  "workers not heard from this long that hold no job are deleted; 0 keeps all")
       ->envname("WARPWATCH_WORKER_RETENTION_HOURS")
@@ -150,6 +168,16 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.metrics_interval_seconds <= 0) {
     return InvalidArgumentError("--metrics-interval-seconds: must be positive");
+  }
+  if (c.schedule_interval_seconds <= 0) {
+    return InvalidArgumentError("--schedule-interval-seconds: must be positive");
+  }
+  if (c.schedule_missed_grace_seconds < 0) {
+    return InvalidArgumentError("--schedule-missed-grace-seconds: must be >= 0");
+  }
+  if (c.schedule_test_clock_anchor < 0 || c.schedule_test_clock_speed <= 0) {
+    return InvalidArgumentError(
+        "--schedule-test-clock-anchor/--schedule-test-clock-speed: anchor >= 0, speed > 0");
   }
   if (c.worker_retention_hours < 0) {
     return InvalidArgumentError("--worker-retention-hours: must be >= 0");

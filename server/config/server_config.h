@@ -37,6 +37,13 @@ struct ServerConfig {
   double watch_poll_seconds = 0.5;              // WatchJob re-reads the job this often
   int max_watch_streams = 512;                  // open WatchJob streams at most (each holds a thread)
   double metrics_interval_seconds = 15;         // warpwatch_jobs / _workers gauges refresh period
+  double schedule_interval_seconds = 10;        // how often the scheduler looks for due schedules
+  double schedule_missed_grace_seconds = 300;   // a due time older than this is "missed"
+  // Test only (docs/operations.md "Schedules"): the scheduler's clock runs
+  // schedule_test_clock_speed times faster from the unix time schedule_test_clock_anchor on.
+  // Anchor 0 = the real clock.
+  double schedule_test_clock_anchor = 0;
+  double schedule_test_clock_speed = 1;
   double worker_retention_hours = 168;          // workers unseen this long (no job) are pruned
   int sample_retention_days = 90;               // raw samples of older runs dropped; 0 keeps them
   std::string log_level = "info";               // spdlog level name

@@ -11,6 +11,7 @@
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
+#include "server/store/pg_schedule_store.h"
 #include "server/store/pg_store.h"
 #include "server/tls/server_credentials.h"
 
@@ -19,6 +20,12 @@ namespace {
 
 std::chrono::milliseconds Millis(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+// The heartbeat interval asked of workers (--heartbeat-seconds, or a third of the lease).
+std::chrono::milliseconds HeartbeatInterval(const ServerConfig& config) {
+  return config.heartbeat_seconds > 0 ? Millis(config.heartbeat_seconds)
+                                      : Millis(config.lease_seconds) / 3;
 }
 
 StatusOr<std::unique_ptr<auth::Authorizer>> MakeAuthorizer(const std::string& tokens_file) {
@@ -48,8 +55,10 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   options.observer = runtime->database_metrics_.get();
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
   const std::string url = config.database_url;
+  RETURN_IF_ERROR(runtime->OpenSchedules(config));
   RETURN_IF_ERROR(runtime->Build(config, std::move(store), [url] { return RunMigrations(url); }));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
+  runtime->StartScheduler(config);
   return runtime;
 }
 
@@ -84,8 +93,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   fleet_metrics_ = std::make_unique<metrics::FleetMetrics>(metrics_->registry());
   metrics::FleetMetrics* fleet_metrics = fleet_metrics_.get();
   const std::chrono::milliseconds lease = Millis(config.lease_seconds);
-  const std::chrono::milliseconds heartbeat =
-      config.heartbeat_seconds > 0 ? Millis(config.heartbeat_seconds) : lease / 3;
+  const std::chrono::milliseconds heartbeat = HeartbeatInterval(config);
   WorkerServiceOptions worker_options;
   worker_options.lease = lease;
   worker_options.heartbeat_interval = heartbeat;
@@ -108,6 +116,10 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   fleet_service_ =
       std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat);
   result_service_ = std::make_unique<ResultServiceImpl>(database_.get(), authorizer_.get());
+  if (!schedule_clock_) schedule_clock_ = schedule::SystemClock();
+  schedule_service_ = std::make_unique<ScheduleServiceImpl>(
+      database_.get(), schedule_store_.get(), authorizer_.get(), job_options.limits,
+      schedule_clock_);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -120,6 +132,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(result_service_.get());
   builder.RegisterService(fleet_service_.get());
+  builder.RegisterService(schedule_service_.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
   interceptors.push_back(metrics_->MakeInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
@@ -193,6 +206,36 @@ Status ServerRuntime::StartAnalysis(const ServerConfig& config) {
   return OkStatus();
 }
 
+Status ServerRuntime::OpenSchedules(const ServerConfig& config) {
+  PgScheduleStoreOptions options;
+  options.pg.url = config.database_url;
+  options.pg.pool_size = 2;  // the scheduler thread, and schedule RPCs (short transactions)
+  options.online_window = kHeartbeatsBeforeOffline * HeartbeatInterval(config);
+  ASSIGN_OR_RETURN(schedule_store_, OpenPgScheduleStore(options));
+  schedule_clock_ = schedule::SystemClock();
+  if (config.schedule_test_clock_anchor > 0) {
+    const absl::Time anchor = absl::FromUnixMicros(
+        static_cast<int64_t>(config.schedule_test_clock_anchor * 1e6));
+    schedule_clock_ = schedule::ScaledClock(anchor, config.schedule_test_clock_speed);
+    spdlog::warn("msg=\"TEST CLOCK: the scheduler's time runs {}x from {}\"",
+                 config.schedule_test_clock_speed, config.schedule_test_clock_anchor);
+  }
+  return OkStatus();
+}
+
+void ServerRuntime::StartScheduler(const ServerConfig& config) {
+  if (schedule_store_ == nullptr) return;
+  schedule::SchedulerOptions options;
+  options.interval = Millis(config.schedule_interval_seconds);
+  options.missed_grace = absl::Milliseconds(
+      static_cast<int64_t>(config.schedule_missed_grace_seconds * 1000));
+  Database* database = database_.get();
+  scheduler_ = std::make_unique<schedule::Scheduler>(
+      schedule_store_.get(), schedule_clock_, std::move(options),
+      [database] { return database->schema_ready(); });
+  scheduler_->Start();
+}
+
 void ServerRuntime::Shutdown(std::chrono::milliseconds grace) {
   if (stopped_ || server_ == nullptr) return;
   stopped_ = true;
@@ -201,6 +244,7 @@ void ServerRuntime::Shutdown(std::chrono::milliseconds grace) {
   reaper_->Stop();
   gauges_->Stop();
   if (analysis_loop_ != nullptr) analysis_loop_->Stop();
+  if (scheduler_ != nullptr) scheduler_->Stop();
   shutdown_signal_.Raise();
   server_->Shutdown(std::chrono::system_clock::now() + grace);
   server_->Wait();

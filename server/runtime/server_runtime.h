@@ -1,8 +1,9 @@
 // File: server/runtime/server_runtime.h
-// A running warpwatch-server: the gRPC server (JobService, WorkerService, ResultService, health,
-// reflection) on its credentials, the /metrics exporter, the database handle and its health
-// checker, and the analysis loop (server/analysis), wired from a ServerConfig. main.cc and the RPC
-// tests start the server through this.
+// A running warpwatch-server: the gRPC server (JobService, WorkerService, ResultService,
+// FleetService, ScheduleService, health, reflection) on its credentials, the /metrics exporter,
+// the database handle and its health checker, the analysis loop (server/analysis) and the
+// scheduler (server/schedule), wired from a ServerConfig. main.cc and the RPC tests start the
+// server through this.
 #ifndef WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 #define WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 
@@ -28,7 +29,10 @@
 #include "server/queue/job_reaper.h"
 #include "server/service/fleet_service.h"
 #include "server/service/job_service.h"
+#include "server/schedule/schedule_store.h"
+#include "server/schedule/scheduler.h"
 #include "server/service/result_service.h"
+#include "server/service/schedule_service.h"
 #include "server/service/shutdown_signal.h"
 #include "server/service/worker_service.h"
 #include "server/store/store.h"
@@ -71,6 +75,12 @@ class ServerRuntime {
   // Start(config) calls it (main.cc, the RPC tests' servers); Start over a given store and
   // migrator does not, having no URL of its own.
   Status StartAnalysis(const ServerConfig& config);
+  // Opens the schedule store on config.database_url (issue 11). Start(config) calls it before
+  // Build, which hands the store to ScheduleService; without it ScheduleService answers
+  // UNIMPLEMENTED and no scheduler runs.
+  Status OpenSchedules(const ServerConfig& config);
+  // Starts the scheduler thread over the schedule store, when there is one (after Build).
+  void StartScheduler(const ServerConfig& config);
 
   // Declaration order is destruction order reversed: the server goes before what it uses.
   std::unique_ptr<metrics::ServerMetrics> metrics_;
@@ -85,12 +95,16 @@ class ServerRuntime {
   std::unique_ptr<WorkerServiceImpl> worker_service_;
   std::unique_ptr<ResultServiceImpl> result_service_;
   std::unique_ptr<FleetServiceImpl> fleet_service_;
+  std::unique_ptr<schedule::ScheduleStore> schedule_store_;  // null over a non-PostgreSQL store
+  schedule::Clock schedule_clock_;
+  std::unique_ptr<ScheduleServiceImpl> schedule_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<HealthChecker> health_checker_;
   std::unique_ptr<queue::JobReaper> reaper_;         // expired leases and job timeouts
   std::unique_ptr<metrics::GaugeRefresher> gauges_;  // warpwatch_jobs, warpwatch_workers
   std::unique_ptr<analysis::AnalysisStore> analysis_store_;
   std::unique_ptr<analysis::AnalysisLoop> analysis_loop_;  // finished runs -> regressions
+  std::unique_ptr<schedule::Scheduler> scheduler_;          // due schedules -> jobs
   int port_ = 0;
   bool tls_ = false;
   bool stopped_ = false;

@@ -60,6 +60,7 @@ Status E2eCluster::StartServer() {
                                    "--metrics-listen=127.0.0.1:" + std::to_string(metrics_port),
                                    "--lease-seconds=" + std::to_string(options_.lease_seconds),
                                    "--shutdown-grace-seconds=1"};
+  argv.insert(argv.end(), options_.server_args.begin(), options_.server_args.end());
   ASSIGN_OR_RETURN(server_, ChildProcess::Start(argv, temp_dir_ + "/server.log"));
   // Ready once JobService answers (NOT_FOUND for a job that does not exist).
   auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -70,6 +71,38 @@ Status E2eCluster::StartServer() {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return DeadlineExceededError("server not ready:\n" + server_->LogTail());
+}
+
+StatusOr<std::unique_ptr<ChildProcess>> E2eCluster::StartReplica(std::string* address) {
+  ASSIGN_OR_RETURN(int port, testing::FreeLoopbackPort());
+  ASSIGN_OR_RETURN(int metrics_port, testing::FreeLoopbackPort());
+  *address = "127.0.0.1:" + std::to_string(port);
+  std::vector<std::string> argv = {WARPWATCH_SERVER_PATH,
+                                   "--listen=" + *address,
+                                   "--database-url=" + database_url_,
+                                   "--metrics-listen=127.0.0.1:" + std::to_string(metrics_port),
+                                   "--lease-seconds=" + std::to_string(options_.lease_seconds),
+                                   "--shutdown-grace-seconds=1"};
+  argv.insert(argv.end(), options_.server_args.begin(), options_.server_args.end());
+  const std::string log =
+      temp_dir_ + "/server-replica-" + std::to_string(replica_logs_.size()) + ".log";
+  replica_logs_.push_back(log);
+  ASSIGN_OR_RETURN(std::unique_ptr<ChildProcess> replica, ChildProcess::Start(argv, log));
+  auto stub = v1::JobService::NewStub(
+      grpc::CreateChannel(*address, grpc::InsecureChannelCredentials()));
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < end) {
+    if (!replica->running()) return InternalError("replica exited:\n" + replica->LogTail());
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    v1::GetJobRequest request;
+    request.set_job_id(1);
+    v1::Job job;
+    const grpc::Status s = stub->GetJob(&context, request, &job);
+    if (s.ok() || s.error_code() == grpc::StatusCode::NOT_FOUND) return replica;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return DeadlineExceededError("replica not ready:\n" + replica->LogTail());
 }
 
 Status E2eCluster::StopServer() {
@@ -190,6 +223,9 @@ int64_t E2eCluster::RecordedPoints() const {
 std::string E2eCluster::Logs() const {
   std::string out = "--- server log ---\n" +
                     testing::detail::FileTail(temp_dir_ + "/server.log", 3000);
+  for (const std::string& log : replica_logs_) {
+    out += "\n--- " + log + " ---\n" + testing::detail::FileTail(log, 3000);
+  }
   for (const std::string& log : worker_logs_) {
     out += "\n--- " + log + " ---\n" + testing::detail::FileTail(log, 3000);
   }

@@ -21,6 +21,7 @@ namespace warpwatch::e2e {
 
 struct ClusterOptions {
   int lease_seconds = 10;
+  std::vector<std::string> server_args;  // appended to every server's command line
 };
 
 struct WorkerOptions {
@@ -47,6 +48,12 @@ class E2eCluster {
   // SIGTERM, then waits for exit 0.
   Status StopServer();
   testing::PostgresServer& postgres() { return *postgres_; }
+  const std::string& database_url() const { return database_url_; }
+  // "127.0.0.1:<port>" of the server StartServer runs.
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  // Another warpwatch-server process on the same database with the same flags, on a free port
+  // (written to *address), once it answers. Its log is part of Logs().
+  StatusOr<std::unique_ptr<ChildProcess>> StartReplica(std::string* address);
   const ReplayFixture& fixture() const { return fixture_; }
   const std::string& temp_dir() const { return temp_dir_; }
 
@@ -79,6 +86,7 @@ class E2eCluster {
   int port_ = 0;
   std::unique_ptr<ChildProcess> server_;
   std::vector<std::string> worker_logs_;
+  std::vector<std::string> replica_logs_;
   ReplayFixture fixture_;
   std::unique_ptr<v1::JobService::Stub> jobs_;
 };

@@ -10,3 +10,11 @@ target_compile_definitions(server_result_rpc_tests PRIVATE
 warpwatch_strict(server_result_rpc_tests)
 gtest_discover_tests(server_result_rpc_tests TEST_PREFIX "result." PROPERTIES
   LABELS postgres TIMEOUT 120 DISCOVERY_TIMEOUT 60)
+
+# ScheduleService RPC tests (issue 11).
+add_executable(server_schedule_rpc_tests service/schedule_service_rpc_test.cc)
+target_link_libraries(server_schedule_rpc_tests PRIVATE warpwatch_rpc_test_fixture
+  GTest::gtest_main)
+warpwatch_strict(server_schedule_rpc_tests)
+gtest_discover_tests(server_schedule_rpc_tests TEST_PREFIX "schedule." PROPERTIES
+  LABELS postgres TIMEOUT 120 DISCOVERY_TIMEOUT 60)

@@ -19,6 +19,7 @@
 #include "warpwatch/v1/fleet.grpc.pb.h"
 #include "warpwatch/v1/job.grpc.pb.h"
 #include "warpwatch/v1/result.grpc.pb.h"
+#include "warpwatch/v1/schedule.grpc.pb.h"
 #include "warpwatch/v1/worker.grpc.pb.h"
 
 namespace warpwatch::testing {
@@ -55,6 +56,13 @@ const std::map<std::string, std::set<Who>> kExpected = {
     {"/warpwatch.v1.WorkerService/UploadMeasurements", kWork},
     {"/warpwatch.v1.WorkerService/FinishJob", kWork},
     {"/warpwatch.v1.FleetService/ListWorkers", kRead},
+    {"/warpwatch.v1.ScheduleService/GetSchedule", kRead},
+    {"/warpwatch.v1.ScheduleService/ListSchedules", kRead},
+    {"/warpwatch.v1.ScheduleService/ListScheduleRuns", kRead},
+    {"/warpwatch.v1.ScheduleService/CreateSchedule", kSubmit},
+    {"/warpwatch.v1.ScheduleService/UpdateSchedule", kSubmit},
+    {"/warpwatch.v1.ScheduleService/DeleteSchedule", kSubmit},
+    {"/warpwatch.v1.ScheduleService/TriggerSchedule", kSubmit},
 };
 
 // Full paths of every method of every service in the warpwatch.v1 protos.
@@ -62,7 +70,8 @@ std::vector<std::string> ApiMethods() {
   std::vector<std::string> methods;
   const auto* pool = google::protobuf::DescriptorPool::generated_pool();
   for (const char* file : {"warpwatch/v1/job.proto", "warpwatch/v1/result.proto",
-                           "warpwatch/v1/worker.proto", "warpwatch/v1/fleet.proto"}) {
+                           "warpwatch/v1/worker.proto", "warpwatch/v1/fleet.proto",
+                           "warpwatch/v1/schedule.proto"}) {
     const google::protobuf::FileDescriptor* f = pool->FindFileByName(file);
     EXPECT_NE(f, nullptr) << file;
     if (f == nullptr) continue;

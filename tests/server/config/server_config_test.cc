@@ -98,5 +98,27 @@ TEST(ServerConfigTest, PoolSizeMustBePositive) {
   EXPECT_NE(ValidateServerConfig(config).message().find("--pool-size"), std::string::npos);
 }
 
+TEST(ServerConfigTest, ScheduleFlagsParseAndAreChecked) {
+  ServerConfig config = Parse({"--database-url", "postgresql://x@h/db", "--allow-open",
+                               "--schedule-interval-seconds", "0.5",
+                               "--schedule-missed-grace-seconds", "60"});
+  EXPECT_EQ(config.schedule_interval_seconds, 0.5);
+  EXPECT_EQ(config.schedule_missed_grace_seconds, 60);
+  EXPECT_EQ(config.schedule_test_clock_anchor, 0) << "the real clock by default";
+  EXPECT_TRUE(ValidateServerConfig(config).ok());
+  config.schedule_interval_seconds = 0;
+  EXPECT_NE(ValidateServerConfig(config).message().find("--schedule-interval-seconds"),
+            std::string::npos);
+  config.schedule_interval_seconds = 10;
+  config.schedule_missed_grace_seconds = -1;
+  EXPECT_NE(ValidateServerConfig(config).message().find("--schedule-missed-grace-seconds"),
+            std::string::npos);
+  config.schedule_missed_grace_seconds = 300;
+  config.schedule_test_clock_anchor = 1.7e9;
+  config.schedule_test_clock_speed = 0;
+  EXPECT_NE(ValidateServerConfig(config).message().find("--schedule-test-clock"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace warpwatch::server

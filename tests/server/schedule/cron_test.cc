@@ -132,3 +132,46 @@ TEST(CronTest, AnUnknownTimeZoneIsRefusedByName) {
 
 }  // namespace
 }  // namespace warpwatch::server::schedule
+
+namespace warpwatch::server::schedule {
+namespace {
+
+// Issue 11 additions: more zones and the every-minute cron around DST and year ends.
+
+TEST(CronMoreZonesTest, EveryMinuteAcrossASpringForwardGapFiresOneRealMinuteLater) {
+  // New York, 2026-03-08: after 01:59 EST the clock reads 03:00 EDT.
+  const Cron cron = Parsed("* * * * *", "America/New_York");
+  const absl::Time last_est = At("America/New_York", 2026, 3, 8, 1, 59);
+  const absl::Time next = cron.NextFire(last_est);
+  EXPECT_EQ(Local(next, "America/New_York"), "2026-03-08 03:00 EDT");
+  EXPECT_EQ(next - last_est, absl::Minutes(1));
+}
+
+TEST(CronMoreZonesTest, NightlyInAHalfHourOffsetZoneFiresAtItsLocalTime) {
+  // Kolkata is UTC+05:30 all year: 02:00 IST is 20:30 UTC the day before.
+  const Cron cron = Parsed("0 2 * * *", "Asia/Kolkata");
+  EXPECT_EQ(cron.NextFire(At("UTC", 2026, 11, 23, 0, 0)), At("UTC", 2026, 11, 23, 20, 30));
+}
+
+TEST(CronMoreZonesTest, ASouthernHemisphereSpringForwardGapFiresAtTheEndOfTheGap) {
+  // Sydney, 2026-10-04: 02:00 AEST jumps to 03:00 AEDT; 02:30 does not exist that day.
+  const Cron cron = Parsed("30 2 * * *", "Australia/Sydney");
+  const absl::Time fire = cron.NextFire(At("Australia/Sydney", 2026, 10, 3, 12, 0));
+  EXPECT_EQ(Local(fire, "Australia/Sydney"), "2026-10-04 03:00 AEDT");
+  EXPECT_EQ(Local(cron.NextFire(fire), "Australia/Sydney"), "2026-10-05 02:30 AEDT");
+}
+
+TEST(CronMoreZonesTest, EveryMinuteRollsOverTheYearInTheScheduleTimeZone) {
+  const Cron cron = Parsed("* * * * *", "Asia/Tokyo");
+  EXPECT_EQ(Local(cron.NextFire(At("Asia/Tokyo", 2026, 12, 31, 23, 59)), "Asia/Tokyo"),
+            "2027-01-01 00:00 JST");
+}
+
+TEST(CronMoreZonesTest, FebruaryTwentyNinthAtNightInAZoneAheadOfUtcIsTheLocalDay) {
+  // 2028-02-29 01:00 in Tokyo is 2028-02-28 16:00 UTC: the local calendar decides.
+  const Cron cron = Parsed("0 1 29 2 *", "Asia/Tokyo");
+  EXPECT_EQ(cron.NextFire(At("UTC", 2026, 6, 1, 0, 0)), At("UTC", 2028, 2, 28, 16, 0));
+}
+
+}  // namespace
+}  // namespace warpwatch::server::schedule

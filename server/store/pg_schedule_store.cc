@@ -1,0 +1,146 @@
+// File: server/store/pg_schedule_store.cc
+// Opening the PostgreSQL ScheduleStore, and schedule rows: create, get, list, update, delete.
+#include "server/store/pg_schedule_store.h"
+
+#include "server/store/detail/conversions.h"
+#include "server/store/detail/page_token.h"
+#include "server/store/detail/pg_schedule_store_impl.h"
+#include "server/store/detail/schedule_row.h"
+
+namespace warpwatch::server::detail {
+namespace {
+
+PoolOptions PoolOptionsOf(const PgStoreOptions& options) {
+  PoolOptions pool;
+  pool.url = WithConnectTimeout(options.url, 1);
+  pool.max_size = options.pool_size;
+  pool.acquire_timeout = options.acquire_timeout;
+  pool.statement_timeout = options.statement_timeout;
+  pool.observer = options.observer;
+  return pool;
+}
+
+StatusOr<v1::Schedule> SelectSchedule(pqxx::work& tx, const std::string& name, bool lock) {
+  pqxx::result r = tx.exec_params("SELECT " + ScheduleColumns() +
+                                      " FROM schedule s WHERE s.name = $1" +
+                                      (lock ? " FOR UPDATE" : ""),
+                                  name);
+  if (r.empty()) return NotFoundError("schedule \"" + name + "\" not found");
+  return ScheduleFromRow(r[0]);
+}
+
+// The jsonb parameters of a write: job template and selector.
+struct WriteJson {
+  std::string job_template;
+  std::string selector;
+};
+
+StatusOr<WriteJson> ToJson(const schedule::ScheduleWrite& write) {
+  WriteJson json;
+  ASSIGN_OR_RETURN(json.job_template, MessageToJson(write.schedule.job_template()));
+  ASSIGN_OR_RETURN(json.selector, MessageToJson(write.schedule.selector()));
+  return json;
+}
+
+}  // namespace
+
+PgScheduleStore::PgScheduleStore(const PgScheduleStoreOptions& options)
+    : online_window_(options.online_window), pool_(PoolOptionsOf(options.pg)) {}
+
+StatusOr<v1::Schedule> PgScheduleStore::CreateSchedule(const schedule::ScheduleWrite& write,
+                                                       const std::string& actor) {
+  ASSIGN_OR_RETURN(WriteJson json, ToJson(write));
+  const v1::Schedule& s = write.schedule;
+  return Run<v1::Schedule>("CreateSchedule", [&](pqxx::work& tx) -> StatusOr<v1::Schedule> {
+    pqxx::result r = tx.exec_params(
+        "INSERT INTO schedule AS s (name, cron, time_zone, job_template, selector, enabled,"
+        "  next_fire_at, missed_fire_policy, allow_overlap, points_total, created_by, updated_by)"
+        " VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6,"
+        "  'epoch'::timestamptz + $7::bigint * interval '1 microsecond', $8, $9, $10, $11, $11)"
+        " ON CONFLICT (name) DO NOTHING RETURNING " +
+            ScheduleColumns(),
+        s.name(), s.cron(), s.time_zone(), json.job_template, json.selector, s.enabled(),
+        ToMicros(write.next_fire_at), PolicyName(s.missed_fire_policy()), s.allow_overlap(),
+        write.points_total, actor);
+    if (r.empty()) return AlreadyExistsError("schedule \"" + s.name() + "\" already exists");
+    return ScheduleFromRow(r[0]);
+  });
+}
+
+StatusOr<v1::Schedule> PgScheduleStore::GetSchedule(const std::string& name) {
+  return Run<v1::Schedule>("GetSchedule",
+                           [&](pqxx::work& tx) { return SelectSchedule(tx, name, false); });
+}
+
+StatusOr<schedule::SchedulePage> PgScheduleStore::ListSchedules(int page_size,
+                                                                const std::string& page_token) {
+  FilterFingerprint fingerprint;
+  fingerprint.Add("schedules");
+  std::string after;  // names sort after this one; "" = first page
+  if (!page_token.empty()) {
+    ASSIGN_OR_RETURN(std::vector<std::string> position,
+                     DecodePageToken(page_token, fingerprint, 1));
+    after = position[0];
+  }
+  using Page = schedule::SchedulePage;
+  return Run<Page>("ListSchedules", [&](pqxx::work& tx) -> StatusOr<Page> {
+    pqxx::result r = tx.exec_params("SELECT " + ScheduleColumns() +
+                                        " FROM schedule s WHERE s.name COLLATE \"C\" > $1"
+                                        " ORDER BY s.name COLLATE \"C\" LIMIT $2",
+                                    after, page_size + 1);
+    Page page;
+    for (size_t i = 0; i < r.size() && static_cast<int>(i) < page_size; ++i) {
+      ASSIGN_OR_RETURN(v1::Schedule s, ScheduleFromRow(r[i]));
+      page.schedules.push_back(std::move(s));
+    }
+    if (static_cast<int>(r.size()) > page_size) {
+      page.next_page_token = EncodePageToken({page.schedules.back().name()}, fingerprint);
+    }
+    return page;
+  });
+}
+
+StatusOr<v1::Schedule> PgScheduleStore::UpdateSchedule(const std::string& name, const Edit& edit,
+                                                       const std::string& actor) {
+  return Run<v1::Schedule>("UpdateSchedule", [&](pqxx::work& tx) -> StatusOr<v1::Schedule> {
+    ASSIGN_OR_RETURN(v1::Schedule current, SelectSchedule(tx, name, true));
+    ASSIGN_OR_RETURN(schedule::ScheduleWrite write, edit(current));
+    if (write.schedule.name() != name) return InvalidArgumentError("schedule.name cannot change");
+    ASSIGN_OR_RETURN(WriteJson json, ToJson(write));
+    const v1::Schedule& s = write.schedule;
+    pqxx::result r = tx.exec_params(
+        "UPDATE schedule s SET cron = $2, time_zone = $3, job_template = $4::jsonb,"
+        "  selector = $5::jsonb, enabled = $6,"
+        "  next_fire_at = 'epoch'::timestamptz + $7::bigint * interval '1 microsecond',"
+        "  missed_fire_policy = $8, allow_overlap = $9, points_total = $10, updated_by = $11,"
+        "  updated_at = now()"
+        " WHERE s.name = $1 RETURNING " +
+            ScheduleColumns(),
+        name, s.cron(), s.time_zone(), json.job_template, json.selector, s.enabled(),
+        ToMicros(write.next_fire_at), PolicyName(s.missed_fire_policy()), s.allow_overlap(),
+        write.points_total, actor);
+    return ScheduleFromRow(r.at(0));
+  });
+}
+
+Status PgScheduleStore::DeleteSchedule(const std::string& name) {
+  return Run<bool>("DeleteSchedule", [&](pqxx::work& tx) -> StatusOr<bool> {
+           pqxx::result r = tx.exec_params("DELETE FROM schedule WHERE name = $1 RETURNING id", name);
+           if (r.empty()) return NotFoundError("schedule \"" + name + "\" not found");
+           return true;
+         })
+      .status();
+}
+
+}  // namespace warpwatch::server::detail
+
+namespace warpwatch::server {
+
+StatusOr<std::unique_ptr<schedule::ScheduleStore>> OpenPgScheduleStore(
+    const PgScheduleStoreOptions& options) {
+  if (options.pg.url.empty()) return InvalidArgumentError("database url is empty");
+  if (options.pg.pool_size < 1) return InvalidArgumentError("pool size must be at least 1");
+  return std::unique_ptr<schedule::ScheduleStore>(new detail::PgScheduleStore(options));
+}
+
+}  // namespace warpwatch::server
