@@ -53,8 +53,7 @@ StatusOr<BaselineFilter> ToBaselineFilter(const v1::ListBaselinesRequest& reques
     return InvalidArgumentError("page_size: negative (" + std::to_string(request.page_size()) +
                                 "); 0 means the default");
   }
-  RETURN_IF_ERROR(
-      CheckLength(request.page_token(), validation::kMaxPageTokenLength, "page_token"));
+  RETURN_IF_ERROR(CheckLength(request.page_token(), validation::kMaxPageTokenLength, "page_token"));
   RETURN_IF_ERROR(CheckLength(request.series_id(), kMaxSeriesIdLength, "series_id"));
   if (request.run_id() < 0) return InvalidArgumentError("run_id: negative");
   BaselineFilter filter;
@@ -75,11 +74,10 @@ grpc::Status ResultServiceImpl::PinBaseline(grpc::ServerContext* context,
         ASSIGN_OR_RETURN(BaselinePinRequest pin, ToPinRequest(*request, caller.name));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
         // The detector's own goodness bound: a run it would not use is refused here.
-        ASSIGN_OR_RETURN(*response, store->PinBaseline(
-                                        pin, detect::DetectionConfig().max_throttled_fraction));
+        ASSIGN_OR_RETURN(*response,
+                         store->PinBaseline(pin, detect::DetectionConfig().max_throttled_fraction));
         spdlog::info("msg=\"baseline pinned\" pin_id={} runs={} series=\"{}\" by={}",
-                     response->id(), response->run_ids_size(), response->series_id(),
-                     caller.name);
+                     response->id(), response->run_ids_size(), response->series_id(), caller.name);
         return OkStatus();
       });
 }

@@ -72,10 +72,12 @@ TEST_F(BaselineStoreTest, AnUnverifiedPointIsRefused) {
   const int64_t a = AddRun({unverified});
   StatusOr<v1::BaselinePin> pin = Pin({a}, SeriesOf(unverified));
   EXPECT_EQ(pin.status().code(), StatusCode::kFailedPrecondition);
-  EXPECT_NE(pin.status().message().find("unverified"), std::string::npos) << pin.status().ToString();
+  EXPECT_NE(pin.status().message().find("unverified"), std::string::npos)
+      << pin.status().ToString();
   StatusOr<v1::BaselinePin> every = Pin({a});
   EXPECT_EQ(every.status().code(), StatusCode::kFailedPrecondition);
-  EXPECT_NE(every.status().message().find("no good point"), std::string::npos) << every.status().ToString();
+  EXPECT_NE(every.status().message().find("no good point"), std::string::npos)
+      << every.status().ToString();
 }
 
 TEST_F(BaselineStoreTest, ListFiltersBySeriesAndRunNewestFirst) {

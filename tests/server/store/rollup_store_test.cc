@@ -57,9 +57,9 @@ TEST_F(RollupStoreTest, OldSummariesFoldIntoWeeksAndRecentOnesStay) {
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0][0].as<std::string>(), "2025-01-06");
   EXPECT_EQ(r[0][1].as<int>(), 3);
-  EXPECT_DOUBLE_EQ(r[0][2].as<double>(), 1.1e-4);                  // median of run medians
-  EXPECT_NEAR(r[0][3].as<double>(), 1.02e-4, 1e-12);               // p10 (interpolated)
-  EXPECT_NEAR(r[0][4].as<double>(), 1.18e-4, 1e-12);               // p90
+  EXPECT_DOUBLE_EQ(r[0][2].as<double>(), 1.1e-4);     // median of run medians
+  EXPECT_NEAR(r[0][3].as<double>(), 1.02e-4, 1e-12);  // p10 (interpolated)
+  EXPECT_NEAR(r[0][4].as<double>(), 1.18e-4, 1e-12);  // p90
   EXPECT_DOUBLE_EQ(r[0][5].as<double>(), 1.0e-4);
   EXPECT_DOUBLE_EQ(r[0][6].as<double>(), 1.2e-4);
   EXPECT_DOUBLE_EQ(r[0][7].as<double>(), 1980);
@@ -73,11 +73,15 @@ TEST_F(RollupStoreTest, ASecondPassChangesNothing) {
   ASSERT_OK_AND_ASSIGN(int folded, store_->DownsampleSummaries(kYear, 100));
   ASSERT_EQ(folded, 4);
   const std::string before = Sql("SELECT json_agg(u ORDER BY id)::text FROM measurement_rollup u")
-                                 .at(0).at(0).as<std::string>();
+                                 .at(0)
+                                 .at(0)
+                                 .as<std::string>();
   ASSERT_OK_AND_ASSIGN(int again, store_->DownsampleSummaries(kYear, 100));
   EXPECT_EQ(again, 0);
   EXPECT_EQ(Sql("SELECT json_agg(u ORDER BY id)::text FROM measurement_rollup u")
-                .at(0).at(0).as<std::string>(),
+                .at(0)
+                .at(0)
+                .as<std::string>(),
             before);
 }
 
