@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   RegisterRegressions(app, client, &exit_code);
   RegisterTriage(app, client, &exit_code);
   RegisterUpload(app, client, &exit_code);
+  RegisterBaseline(app, client, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
