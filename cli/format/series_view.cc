@@ -35,7 +35,7 @@ void PrintSeries(const v1::Series& series, std::ostream& out) {
   std::vector<double> medians;
   for (const v1::SeriesPoint& p : series.points()) medians.push_back(p.median_seconds());
   out << "median: " << Sparkline(medians) << "  (" << series.points_size()
-      << " points, oldest first)\n";
+      << " runs, oldest first)\n";
   Table table({"RUN", "AT", "DEVICE", "MEDIAN", "P10", "P90", "CLOCK", "CYCLES", "THROTTLED",
                "OCC THEO/ACH", "VERIFIED"});
   for (const v1::SeriesPoint& p : series.points()) {
