@@ -33,9 +33,12 @@ void PrintSeries(const v1::Series& series, std::ostream& out) {
     return;
   }
   std::vector<double> medians;
-  for (const v1::SeriesPoint& p : series.points()) medians.push_back(p.median_seconds());
-  out << "median: " << Sparkline(medians) << "  (" << series.points_size()
-      << " runs, oldest first)\n";
+  int64_t runs = 0;  // a downsampled week stands for several
+  for (const v1::SeriesPoint& p : series.points()) {
+    medians.push_back(p.median_seconds());
+    runs += p.downsampled() ? p.runs() : 1;
+  }
+  out << "median: " << Sparkline(medians) << "  (" << runs << " runs, oldest first)\n";
   Table table({"RUN", "AT", "DEVICE", "MEDIAN", "P10", "P90", "CLOCK", "CYCLES", "THROTTLED",
                "OCC THEO/ACH", "VERIFIED"});
   for (const v1::SeriesPoint& p : series.points()) {

@@ -56,6 +56,7 @@ TEST(SeriesViewTest, ADownsampledWeekShowsItsRunCountInsteadOfARun) {
   run->set_median_seconds(1e-3);
   std::ostringstream out;
   PrintSeries(series, out);
+  EXPECT_NE(out.str().find("(6 runs, oldest first)"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("week (5 runs)"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("\n42 "), std::string::npos) << out.str();
 }
