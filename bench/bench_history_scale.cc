@@ -79,20 +79,21 @@ void PrintDatabase(const std::string& url) {
               tx.exec1("SELECT count(*) FROM run")[0].c_str(),
               tx.exec1("SELECT pg_size_pretty(pg_database_size(current_database()))")[0].c_str(),
               tx.exec1("SHOW shared_buffers")[0].c_str());
-  // Index-only scans skip the heap only on all-visible pages (set by VACUUM).
+  // One pass over the tables and indexes: size, and for tables how much of them is all-visible
+  // (index-only scans skip the heap for those pages).
   for (const pqxx::row& row :
-       tx.exec("SELECT relname, relallvisible, relpages FROM pg_class"
-               " WHERE relname IN ('measurement', 'run') ORDER BY relname")) {
-    std::printf("  %-40s %s of %s pages all-visible\n", row[0].c_str(), row[1].c_str(),
-                row[2].c_str());
-  }
-  for (const pqxx::row& row :
-       tx.exec("SELECT c.relname, pg_size_pretty(pg_relation_size(c.oid))"
+       tx.exec("SELECT c.relname, pg_size_pretty(pg_relation_size(c.oid)), c.relkind,"
+               "       c.relallvisible, c.relpages"
                " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                " WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i')"
                "   AND (c.relname LIKE 'measurement%' OR c.relname LIKE 'run%')"
                " ORDER BY pg_relation_size(c.oid) DESC")) {
-    std::printf("  %-40s %s\n", row[0].c_str(), row[1].c_str());
+    if (std::string(row[2].c_str()) == "r") {
+      std::printf("  %-40s %s, %s of %s pages all-visible\n", row[0].c_str(), row[1].c_str(),
+                  row[3].c_str(), row[4].c_str());
+    } else {
+      std::printf("  %-40s %s\n", row[0].c_str(), row[1].c_str());
+    }
   }
   std::fflush(stdout);
 }

@@ -16,23 +16,20 @@
 //
 //   build/bin/bench_server_load [--scenario all|lease|ingest|fleet] [--server PATH] ...
 // Exit status 1 when the setup failed or a call answered wrongly; a missed goal is printed.
-#include <grpcpp/generic/generic_stub.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <future>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/detail/fleet_scenario.h"
+#include "bench/detail/load_references.h"
 #include "bench/detail/paired_latency.h"
 #include "bench/detail/server_under_test.h"
 #include "bench/detail/sim_worker.h"
@@ -42,66 +39,7 @@
 namespace warpwatch::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double MsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-const char* Goal(bool met) { return met ? "met" : "MISSED"; }
-
-// The bare unary call: the server's gRPC health check, on a channel of its own.
-class UnaryReference {
- public:
-  UnaryReference(const ServerUnderTest& server, std::string token)
-      : stub_(server.NewChannel()), token_(std::move(token)) {}
-
-  // Milliseconds of one call; negative when it failed.
-  double CallMs() {
-    grpc::ClientContext context;
-    ServerUnderTest::Authorize(context, token_);
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-    grpc::Slice nothing;  // HealthCheckRequest{service: ""} serializes to nothing
-    grpc::ByteBuffer request(&nothing, 1);  // a default ByteBuffer is no message at all
-    grpc::ByteBuffer response;
-    std::promise<grpc::Status> done;
-    const auto start = Clock::now();
-    stub_.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request,
-                    &response, [&done](grpc::Status s) { done.set_value(std::move(s)); });
-    const grpc::Status status = done.get_future().get();
-    const double ms = MsSince(start);
-    return status.ok() ? ms : -1;
-  }
-
- private:
-  grpc::GenericStub stub_;
-  std::string token_;
-};
-
-struct References {
-  Percentiles unary;
-  Percentiles database;
-};
-
-// `calls` of each reference, alternating.
-StatusOr<References> MeasureReferences(ServerUnderTest& server, UnaryReference& unary,
-                                       int calls) {
-  std::vector<double> u, d;
-  for (int i = 0; i < calls; ++i) {
-    const double ms = unary.CallMs();
-    if (ms < 0) return InternalError("health check failed");
-    u.push_back(ms);
-    ASSIGN_OR_RETURN(const double db, server.DatabaseRoundTripMs());
-    d.push_back(db);
-  }
-  return References{Summarize(u), Summarize(d)};
-}
-
-void PrintReferences(const References& r) {
-  std::printf("references: gRPC unary (health Check) p50 %.3f p99 %.3f ms; PostgreSQL SELECT 1"
-              " p50 %.3f p99 %.3f ms\n",
-              r.unary.p50_ms, r.unary.p99_ms, r.database.p50_ms, r.database.p99_ms);
-}
+using Clock = LoadClock;
 
 v1::JobSpec BenchSpec(const std::string& device_uuid) {
   v1::JobSpec spec;
@@ -267,203 +205,6 @@ Status RunIngest(ServerUnderTest& server, const References& refs, int workers, i
               calls.p50_ms, calls.p99_ms, calls.p50_ms / refs.database.p50_ms,
               calls.p99_ms / refs.database.p50_ms, refs.database.p50_ms);
   for (auto& s : sims) RETURN_IF_ERROR(s->Finish(v1::JOB_OUTCOME_FAILED));
-  return OkStatus();
-}
-
-// ---- fleet ----------------------------------------------------------------------------------
-
-// N workers' long-polls and heartbeats, driven through gRPC's callback API so that the
-// benchmark needs no thread per simulated worker.
-class Fleet {
- public:
-  explicit Fleet(std::vector<std::unique_ptr<SimWorker>> workers) : workers_(std::move(workers)) {}
-
-  // Re-issues each worker's AcquireJob as soon as the previous one returns, until Stop().
-  void StartPolls() {
-    polls_.resize(workers_.size());
-    for (size_t i = 0; i < workers_.size(); ++i) Poll(i);
-  }
-  // One heartbeat of worker i; its latency lands in heartbeat_ms().
-  void Heartbeat(size_t i) {
-    auto call = std::make_shared<HeartbeatCall>();
-    ServerUnderTest::Authorize(call->context, workers_[i]->token());
-    call->context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-    call->request.set_worker_id(workers_[i]->worker_id());
-    call->start = Clock::now();
-    Begin();
-    workers_[i]->stub().async()->Heartbeat(
-        &call->context, &call->request, &call->response, [this, call](grpc::Status s) {
-          const double ms = MsSince(call->start);
-          {
-            std::lock_guard<std::mutex> lock(mu_);
-            if (s.ok()) {
-              heartbeat_ms_.push_back(ms);
-            } else {
-              ++heartbeat_errors_;
-              ++error_codes_[s.error_code()];
-            }
-          }
-          Done();
-        });
-  }
-  // Cancels the open polls and waits for every callback.
-  void Stop() {
-    stopping_ = true;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      for (auto& p : polls_) if (p) p->context.TryCancel();
-    }
-    std::unique_lock<std::mutex> lock(mu_);
-    idle_.wait(lock, [this] { return in_flight_ == 0; });
-  }
-  std::vector<double> heartbeat_ms() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return heartbeat_ms_;
-  }
-  int heartbeat_errors() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return heartbeat_errors_;
-  }
-  int poll_errors() const { return poll_errors_; }
-  int polls_returned() const { return polls_returned_; }
-
- private:
-  struct HeartbeatCall {
-    grpc::ClientContext context;
-    v1::HeartbeatRequest request;
-    v1::HeartbeatResponse response;
-    Clock::time_point start;
-  };
-  struct PollCall {
-    grpc::ClientContext context;
-    v1::AcquireJobRequest request;
-    v1::AcquireJobResponse response;
-  };
-
-  void Poll(size_t i) {
-    if (stopping_) return;
-    auto call = std::make_shared<PollCall>();
-    ServerUnderTest::Authorize(call->context, workers_[i]->token());
-    call->context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(90));
-    call->request.set_worker_id(workers_[i]->worker_id());
-    call->request.set_device_uuid(workers_[i]->device_uuid());
-    call->request.set_wait_seconds(60);
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      polls_[i] = call;
-    }
-    Begin();
-    workers_[i]->stub().async()->AcquireJob(
-        &call->context, &call->request, &call->response, [this, call, i](grpc::Status s) {
-          ++polls_returned_;
-          if (!s.ok() && !stopping_) ++poll_errors_;
-          if (!stopping_) Poll(i);
-          Done();
-        });
-  }
-  void Begin() {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++in_flight_;
-  }
-  void Done() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (--in_flight_ == 0) idle_.notify_all();
-  }
-
-  std::vector<std::unique_ptr<SimWorker>> workers_;
-  std::atomic<bool> stopping_{false};
-  std::atomic<int> poll_errors_{0};
-  std::atomic<int> polls_returned_{0};
-  std::mutex mu_;
-  std::condition_variable idle_;
-  int in_flight_ = 0;                              // guarded by mu_
-  std::vector<std::shared_ptr<PollCall>> polls_;  // guarded by mu_
-  std::vector<double> heartbeat_ms_;              // guarded by mu_
-  int heartbeat_errors_ = 0;                      // guarded by mu_
-  std::map<int, int> error_codes_;                // heartbeat failures by code; guarded by mu_
-
- public:
-  // "CODE xN" for each status code heartbeats failed with.
-  std::string ErrorCodes() {
-    std::lock_guard<std::mutex> lock(mu_);
-    std::string out;
-    for (const auto& [code, n] : error_codes_) {
-      out += (out.empty() ? "" : ", ") + std::string("code ") + std::to_string(code) + " x" +
-             std::to_string(n);
-    }
-    return out.empty() ? "none" : out;
-  }
-};
-
-Status RunFleet(ServerUnderTest& server, UnaryReference& unary, const References& refs,
-                int count, int seconds) {
-  std::vector<std::unique_ptr<SimWorker>> workers;
-  const auto register_start = Clock::now();
-  for (int i = 0; i < count; ++i) {
-    workers.push_back(std::make_unique<SimWorker>(server, i));
-    RETURN_IF_ERROR(workers.back()->Register());
-  }
-  std::printf("\n== fleet: %d workers registered in %.1f s\n", count,
-              MsSince(register_start) / 1000);
-  ASSIGN_OR_RETURN(const ProcessUse idle, server.Use());
-  ASSIGN_OR_RETURN(const int idle_db, server.DatabaseConnections());
-  Fleet fleet(std::move(workers));
-  fleet.StartPolls();
-
-  std::atomic<bool> stop{false};
-  std::vector<double> health_ms;
-  int health_errors = 0;
-  std::thread health([&] {
-    while (!stop) {
-      const double ms = unary.CallMs();
-      if (ms < 0) ++health_errors; else health_ms.push_back(ms);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  });
-  ProcessUse peak = idle;
-  int peak_db = idle_db;
-  const auto start = Clock::now();
-  for (int s = 0; s < seconds; ++s) {
-    // Each worker heartbeats once a second, spread evenly over the second.
-    const auto second_start = start + std::chrono::seconds(s);
-    for (int i = 0; i < count; ++i) {
-      std::this_thread::sleep_until(second_start + std::chrono::microseconds(1000000LL * i / count));
-      fleet.Heartbeat(static_cast<size_t>(i));
-    }
-    ASSIGN_OR_RETURN(const ProcessUse now, server.Use());
-    ASSIGN_OR_RETURN(const int db, server.DatabaseConnections());
-    peak.threads = std::max(peak.threads, now.threads);
-    peak.rss_mib = std::max(peak.rss_mib, now.rss_mib);
-    peak_db = std::max(peak_db, db);
-  }
-  const double cpu = [&] {
-    auto u = server.Use();
-    return u.ok() ? u->cpu_seconds - idle.cpu_seconds : 0;
-  }();
-  stop = true;
-  health.join();
-  fleet.Stop();
-  const std::vector<double> hb = fleet.heartbeat_ms();
-  if (hb.empty()) return InternalError("no heartbeat answered");
-  const Percentiles h = Summarize(hb);
-  const Percentiles hc = health_ms.empty() ? Percentiles{} : Summarize(health_ms);
-  std::printf("%d heartbeats answered over %d s, %d failed (%s); %d polls returned (%d failed)\n",
-              static_cast<int>(hb.size()), seconds, fleet.heartbeat_errors(),
-              fleet.ErrorCodes().c_str(), fleet.polls_returned(), fleet.poll_errors());
-  std::printf("%-40s %8s %8s %8s\n", "ms", "p50", "p99", "max");
-  std::printf("%-40s %8.2f %8.2f %8.2f\n", "Heartbeat", h.p50_ms, h.p99_ms, h.max_ms);
-  std::printf("%-40s %8.2f %8.2f %8.2f\n", "health Check during the run (every 100 ms)",
-              hc.p50_ms, hc.p99_ms, hc.max_ms);
-  std::printf("%-40s %8.2f %8.2f\n", "ref: gRPC unary before the run", refs.unary.p50_ms,
-              refs.unary.p99_ms);
-  std::printf("heartbeat p99 %.2f ms = %.1fx the unary reference; goal <= 20 ms %s;"
-              " health max %.1f ms, goal < 100 ms %s (%d failed)\n",
-              h.p99_ms, h.p99_ms / refs.unary.p99_ms, Goal(h.p99_ms <= 20), hc.max_ms,
-              Goal(hc.max_ms < 100 && health_errors == 0), health_errors);
-  std::printf("server: threads %d idle -> %d peak; RSS %.0f -> %.0f MiB; database connections"
-              " %d -> %d; CPU %.2f cores on average\n",
-              idle.threads, peak.threads, idle.rss_mib, peak.rss_mib, idle_db, peak_db,
-              cpu / seconds);
   return OkStatus();
 }
 

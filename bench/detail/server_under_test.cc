@@ -17,25 +17,12 @@
 #include <sstream>
 #include <thread>
 
+#include "tests/support/free_port.h"
 #include "warpwatch/v1/job.grpc.pb.h"
 
 namespace warpwatch::bench {
 namespace {
 
-StatusOr<int> FreePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    ::close(fd);
-    return InternalError("no free port");
-  }
-  ::close(fd);
-  return static_cast<int>(ntohs(addr.sin_port));
-}
 
 std::string RandomToken(std::mt19937_64& rng) {
   static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -67,8 +54,8 @@ StatusOr<std::unique_ptr<ServerUnderTest>> ServerUnderTest::Start(
   }
   tokens.close();
 
-  ASSIGN_OR_RETURN(const int port, FreePort());
-  ASSIGN_OR_RETURN(const int metrics_port, FreePort());
+  ASSIGN_OR_RETURN(const int port, testing::FreeLoopbackPort());
+  ASSIGN_OR_RETURN(const int metrics_port, testing::FreeLoopbackPort());
   s->address_ = "127.0.0.1:" + std::to_string(port);
   std::vector<std::string> argv = {server_path,
                                    "--listen=" + s->address_,

@@ -3,7 +3,9 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -29,7 +31,39 @@ bool All(const std::string& s, Pred pred) {
   return !s.empty();
 }
 
+bool TokenShaped(const std::string& s) { return s.size() >= kMinTokenLength && All(s, IsTokenChar); }
+
+constexpr std::string_view kExpiresPrefix = "expires=";
+
 }  // namespace
+
+std::optional<std::chrono::system_clock::time_point> ParseUtcTimestamp(const std::string& text) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  char zone = 0;
+  int consumed = 0;
+  if (text.size() != 20 ||
+      std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &year, &month, &day, &hour, &minute,
+                  &second, &zone, &consumed) != 7 ||
+      consumed != 20 || zone != 'Z') {
+    return std::nullopt;
+  }
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  const std::time_t t = timegm(&tm);
+  // timegm normalises 2027-02-30 to March 2: a date that moved was not a real one.
+  std::tm back{};
+  if (t == static_cast<std::time_t>(-1) || gmtime_r(&t, &back) == nullptr ||
+      back.tm_year != year - 1900 || back.tm_mon != month - 1 || back.tm_mday != day ||
+      back.tm_hour != hour || back.tm_min != minute || back.tm_sec != second) {
+    return std::nullopt;
+  }
+  return std::chrono::system_clock::from_time_t(t);
+}
 
 StatusOr<TokenTable> ParseTokenFile(const std::string& text, const std::string& source) {
   TokenTable table;
@@ -43,8 +77,8 @@ StatusOr<TokenTable> ParseTokenFile(const std::string& text, const std::string& 
     std::vector<std::string> parts;
     for (std::string part; fields >> part;) parts.push_back(part);
     if (parts.empty() || parts[0][0] == '#') continue;
-    if (parts.size() != 3) {
-      return InvalidArgumentError(where + "expected \"<token> <role> <name>\", got " +
+    if (parts.size() != 3 && parts.size() != 4) {
+      return InvalidArgumentError(where + "expected \"<token> <role> <name> [expires=<UTC time>]\", got " +
                                   std::to_string(parts.size()) + " fields");
     }
     const std::string& token = parts[0];
@@ -55,13 +89,26 @@ StatusOr<TokenTable> ParseTokenFile(const std::string& text, const std::string& 
     }
     std::optional<Role> role = ParseRole(parts[1]);
     if (!role) {
-      return InvalidArgumentError(where + "unknown role \"" + parts[1] +
-                                  "\" (reader, submitter, worker, admin)");
+      // A line with its fields swapped would put a token here: never echo one into a log.
+      const std::string shown = TokenShaped(parts[1]) ? "(a token-shaped field)" : "\"" + parts[1] + "\"";
+      return InvalidArgumentError(where + "unknown role " + shown +
+                                  " (reader, submitter, worker, admin)");
     }
     if (!All(parts[2], IsNameChar)) {
       return InvalidArgumentError(where + "name must be [A-Za-z0-9._@-]+");
     }
-    if (!table.emplace(token, Principal{parts[2], *role}).second) {
+    Principal principal{parts[2], *role, std::nullopt};
+    if (parts.size() == 4) {
+      const std::string& field = parts[3];
+      if (field.compare(0, kExpiresPrefix.size(), kExpiresPrefix) != 0) {
+        return InvalidArgumentError(where + "fourth field must be expires=<YYYY-MM-DDTHH:MM:SSZ>");
+      }
+      principal.expires_at = ParseUtcTimestamp(field.substr(kExpiresPrefix.size()));
+      if (!principal.expires_at) {
+        return InvalidArgumentError(where + "expires must be a UTC time YYYY-MM-DDTHH:MM:SSZ");
+      }
+    }
+    if (!table.emplace(token, std::move(principal)).second) {
       return InvalidArgumentError(where + "token already listed on an earlier line");
     }
   }

@@ -3,15 +3,19 @@
 //
 // Format, one token per line:
 //   # comment (whole line; blank lines are ignored too)
-//   <token> <role> <name>
+//   <token> <role> <name> [expires=<YYYY-MM-DDTHH:MM:SSZ>]
 // token: at least 16 characters from [A-Za-z0-9._~+/=-] (no spaces); role: reader, submitter,
-// worker or admin (auth/role.h); name: [A-Za-z0-9._@-]+, recorded as Job.submitted_by and in logs.
-// A token may appear once. Example:
-//   9f2c1e7a55d04b8e8c1f3a2b  submitter  ci-nightly
+// worker or admin (auth/role.h); name: [A-Za-z0-9._@-]+, recorded as Job.submitted_by and in logs;
+// expires (optional, UTC): from that instant on the token is refused as expired, so a token handed
+// to a contractor or a CI system can run out without an edit and a restart. A token may appear
+// once. Errors never quote a field that could be a token. Example:
+//   9f2c1e7a55d04b8e8c1f3a2b  submitter  ci-nightly  expires=2027-01-31T00:00:00Z
 #ifndef WARPWATCH_SERVER_AUTH_TOKEN_FILE_H_
 #define WARPWATCH_SERVER_AUTH_TOKEN_FILE_H_
 
+#include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "common/status/status.h"
@@ -23,7 +27,12 @@ namespace warpwatch::server::auth {
 struct Principal {
   std::string name;
   Role role = Role::kReader;
+  // When the token stops being accepted; nullopt: never.
+  std::optional<std::chrono::system_clock::time_point> expires_at;
 };
+
+// "2027-01-31T00:00:00Z" -> that instant; nullopt unless exactly that form and a real date.
+std::optional<std::chrono::system_clock::time_point> ParseUtcTimestamp(const std::string& text);
 
 // token -> principal.
 using TokenTable = std::map<std::string, Principal>;

@@ -87,6 +87,10 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "series, device and week, except pinned and regression-named runs; 0 keeps all")
       ->envname("WARPWATCH_SUMMARY_RETENTION_DAYS")
       ->capture_default_str();
+  app.add_option("--max-watch-streams", c->max_watch_streams,
+                 "open WatchJob streams at most; more are refused RESOURCE_EXHAUSTED")
+      ->envname("WARPWATCH_MAX_WATCH_STREAMS")
+      ->capture_default_str();
   app.add_option("--log-level", c->log_level, "trace, debug, info, warn, error or critical")
       ->envname("WARPWATCH_LOG_LEVEL")
       ->capture_default_str();
@@ -145,6 +149,9 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.health_interval_seconds <= 0 || c.watch_poll_seconds <= 0) {
     return InvalidArgumentError("health/watch intervals must be positive");
+  }
+  if (c.max_watch_streams < 1 || c.max_watch_streams > 100000) {
+    return InvalidArgumentError("--max-watch-streams: must be in [1, 100000]");
   }
   if (c.metrics_interval_seconds <= 0) {
     return InvalidArgumentError("--metrics-interval-seconds: must be positive");

@@ -35,6 +35,7 @@ struct ServerConfig {
   double shutdown_grace_seconds = 10;           // in-flight calls get this long on SIGTERM
   double health_interval_seconds = 0.5;         // database ping period of the health checker
   double watch_poll_seconds = 0.5;              // WatchJob re-reads the job this often
+  int max_watch_streams = 512;                  // open WatchJob streams at most (each holds a thread)
   double metrics_interval_seconds = 15;         // warpwatch_jobs / _workers gauges refresh period
   double worker_retention_hours = 168;          // workers unseen this long (no job) are pruned
   int sample_retention_days = 90;               // raw samples of older runs dropped; 0 keeps them

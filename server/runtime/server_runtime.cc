@@ -78,6 +78,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   job_options.limits.max_points = config.max_sweep_points;
   job_options.limits.max_upload_bytes = config.max_upload_bytes;
   job_options.watch_poll = Millis(config.watch_poll_seconds);
+  job_options.max_watches = config.max_watch_streams;
   job_service_ = std::make_unique<JobServiceImpl>(database_.get(), authorizer_.get(),
                                                   &shutdown_signal_, job_options);
   fleet_metrics_ = std::make_unique<metrics::FleetMetrics>(metrics_->registry());

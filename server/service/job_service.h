@@ -3,6 +3,7 @@
 #ifndef WARPWATCH_SERVER_SERVICE_JOB_SERVICE_H_
 #define WARPWATCH_SERVER_SERVICE_JOB_SERVICE_H_
 
+#include <atomic>
 #include <chrono>
 
 #include "server/auth/authorizer.h"
@@ -16,6 +17,11 @@ namespace warpwatch::server {
 struct JobServiceOptions {
   validation::SpecLimits limits;              // --max-sweep-points
   std::chrono::milliseconds watch_poll{500};  // WatchJob re-reads the job this often
+  // Open WatchJob streams at most. Each holds a server thread for its life (gRPC's synchronous
+  // API), so thousands of watchers, or watchers that never read, would otherwise grow the
+  // server's threads without bound; past the limit a watch is refused RESOURCE_EXHAUSTED at once
+  // and everything else keeps answering.
+  int max_watches = 512;
 };
 
 // Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.
@@ -33,7 +39,8 @@ class JobServiceImpl final : public v1::JobService::Service {
   grpc::Status CancelJob(grpc::ServerContext* context, const v1::CancelJobRequest* request,
                          v1::Job* response) override;
   // Sends the job at once and after every change; ends OK when the job reaches a final state,
-  // CANCELLED when the client goes away, UNAVAILABLE when the server shuts down (watch again).
+  // CANCELLED when the client goes away, UNAVAILABLE when the server shuts down (watch again),
+  // RESOURCE_EXHAUSTED when options.max_watches streams are already open.
   grpc::Status WatchJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
                         grpc::ServerWriter<v1::JobEvent>* writer) override;
 
@@ -45,6 +52,7 @@ class JobServiceImpl final : public v1::JobService::Service {
   const auth::Authorizer* authorizer_;
   const ShutdownSignal* shutdown_;
   JobServiceOptions options_;
+  std::atomic<int> open_watches_{0};
 };
 
 // SUCCEEDED, FAILED or CANCELLED.

@@ -22,7 +22,16 @@ grpc::Status JobServiceImpl::WatchJob(grpc::ServerContext* context,
   return detail::AuthorizedCall(*authorizer_, *context, kWatchJob,
                                 [&](const auth::Principal&) -> Status {
                                   RETURN_IF_ERROR(validation::ValidateGetJob(*request));
-                                  return Watch(context, request->job_id(), writer);
+                                  if (open_watches_.fetch_add(1) >= options_.max_watches) {
+                                    open_watches_.fetch_sub(1);
+                                    return ResourceExhaustedError(
+                                        std::to_string(options_.max_watches) +
+                                        " WatchJob streams are open, the server's limit "
+                                        "(--max-watch-streams); poll GetJob or watch later");
+                                  }
+                                  const Status status = Watch(context, request->job_id(), writer);
+                                  open_watches_.fetch_sub(1);
+                                  return status;
                                 });
 }
 

@@ -87,7 +87,7 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
 
 namespace {
 
-// ExtendLeases' statements, in `tx`.
+// The lease part of RecordHeartbeat, in `tx`.
 LeaseRenewal ExtendLeasesIn(pqxx::work& tx, const std::string& worker_id,
                             const std::vector<int64_t>& run_ids, int64_t duration_ms) {
   LeaseRenewal renewal;
@@ -116,14 +116,6 @@ LeaseRenewal ExtendLeasesIn(pqxx::work& tx, const std::string& worker_id,
 }
 
 }  // namespace
-
-StatusOr<LeaseRenewal> PgStore::ExtendLeases(const std::string& worker_id,
-                                             const std::vector<int64_t>& run_ids,
-                                             std::chrono::milliseconds lease_duration) {
-  return Run<LeaseRenewal>("ExtendLeases", [&](pqxx::work& tx) -> StatusOr<LeaseRenewal> {
-    return ExtendLeasesIn(tx, worker_id, run_ids, lease_duration.count());
-  });
-}
 
 StatusOr<LeaseRenewal> PgStore::RecordHeartbeat(const std::string& worker_id,
                                                 const std::vector<int64_t>& run_ids,

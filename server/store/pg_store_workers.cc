@@ -127,14 +127,4 @@ Status PgStore::CheckWorkerCaller(const std::string& worker_id, const WorkerCall
   return r.ok() ? OkStatus() : r.status();
 }
 
-Status PgStore::TouchWorker(const std::string& worker_id) {
-  StatusOr<bool> r = Run<bool>("TouchWorker", [&](pqxx::work& tx) -> StatusOr<bool> {
-    pqxx::result u = tx.exec_params(
-        "UPDATE worker SET last_seen = now(), state = 'ONLINE' WHERE id = $1", worker_id);
-    if (u.affected_rows() == 0) return NotFoundError("worker " + worker_id + " not registered");
-    return true;
-  });
-  return r.ok() ? OkStatus() : r.status();
-}
-
 }  // namespace warpwatch::server::detail

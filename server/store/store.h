@@ -268,8 +268,6 @@ class Store {
   // principal, or the caller is an admin. NOT_FOUND for an unknown worker (register again),
   // PERMISSION_DENIED otherwise. Every WorkerService call but Register checks this first.
   virtual Status CheckWorkerCaller(const std::string& worker_id, const WorkerCaller& caller) = 0;
-  // Records a heartbeat (last_seen = now). NOT_FOUND for an unknown worker.
-  virtual Status TouchWorker(const std::string& worker_id) = 0;
   // One page of registered workers with their devices (by CUDA ordinal) and their RUNNING jobs,
   // sorted by hostname then id (keyset paging). state is ONLINE when
   // last_seen >= now() - online_window, else OFFLINE (the database clock decides). All of a page
@@ -338,13 +336,10 @@ class Store {
   // lost its lease (requeued, then claimed again as a new run, even by the same worker) can no
   // longer extend, report on, finish or upload to the job.
   //
-  // Extends to now + lease_duration the leases of those `run_ids` the worker still holds, and
-  // reports the others as lost and the held ones with a cancel request.
-  virtual StatusOr<LeaseRenewal> ExtendLeases(const std::string& worker_id,
-                                              const std::vector<int64_t>& run_ids,
-                                              std::chrono::milliseconds lease_duration) = 0;
-  // A worker's heartbeat in one transaction: TouchWorker, then ExtendLeases. NOT_FOUND for an
-  // unknown worker (nothing extended).
+  // A worker's heartbeat, in one transaction: marks the worker seen (last_seen = now, ONLINE),
+  // extends to now + lease_duration the leases of those `run_ids` the worker still holds, and
+  // reports the others as lost and the held ones with a cancel request. An idle worker (no
+  // run_ids) costs one UPDATE. NOT_FOUND for an unknown worker (nothing extended).
   virtual StatusOr<LeaseRenewal> RecordHeartbeat(const std::string& worker_id,
                                                  const std::vector<int64_t>& run_ids,
                                                  std::chrono::milliseconds lease_duration) = 0;

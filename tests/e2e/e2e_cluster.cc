@@ -15,24 +15,11 @@
 
 #include "common/catalog/plan.h"
 #include "tests/support/detail/process.h"
+#include "tests/support/free_port.h"
 
 namespace warpwatch::e2e {
 namespace {
 
-StatusOr<int> FreePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    ::close(fd);
-    return InternalError("no free port");
-  }
-  ::close(fd);
-  return static_cast<int>(ntohs(addr.sin_port));
-}
 
 Status FromGrpc(const grpc::Status& s) {
   if (s.ok()) return OkStatus();
@@ -50,7 +37,7 @@ StatusOr<std::unique_ptr<E2eCluster>> E2eCluster::Create(ClusterOptions options)
   ASSIGN_OR_RETURN(c->fixture_, LoadReplayFixture(WARPWATCH_SOURCE_DIR));
   ASSIGN_OR_RETURN(c->postgres_, testing::PostgresServer::Create());
   ASSIGN_OR_RETURN(c->database_url_, c->postgres_->CreateDatabase("warpwatch_e2e"));
-  ASSIGN_OR_RETURN(c->port_, FreePort());
+  ASSIGN_OR_RETURN(c->port_, testing::FreeLoopbackPort());
   c->jobs_ = v1::JobService::NewStub(grpc::CreateChannel(
       "127.0.0.1:" + std::to_string(c->port_), grpc::InsecureChannelCredentials()));
   RETURN_IF_ERROR(c->StartServer());
@@ -66,7 +53,7 @@ E2eCluster::~E2eCluster() {
 }
 
 Status E2eCluster::StartServer() {
-  ASSIGN_OR_RETURN(int metrics_port, FreePort());
+  ASSIGN_OR_RETURN(int metrics_port, testing::FreeLoopbackPort());
   std::vector<std::string> argv = {WARPWATCH_SERVER_PATH,
                                    "--listen=127.0.0.1:" + std::to_string(port_),
                                    "--database-url=" + database_url_,
@@ -93,7 +80,7 @@ Status E2eCluster::StopServer() {
 }
 
 StatusOr<std::unique_ptr<ChildProcess>> E2eCluster::StartWorker(const WorkerOptions& o) {
-  ASSIGN_OR_RETURN(int metrics_port, FreePort());
+  ASSIGN_OR_RETURN(int metrics_port, testing::FreeLoopbackPort());
   std::string log = temp_dir_ + "/worker-" + std::to_string(worker_logs_.size()) + ".log";
   worker_logs_.push_back(log);
   std::vector<std::string> argv = {WARPWATCH_REPLAY_WORKER_PATH,

@@ -30,6 +30,7 @@ target_link_libraries(warpwatch_rpc_test_fixture PUBLIC
 warpwatch_strict(warpwatch_rpc_test_fixture)
 
 add_executable(server_edge_unit_tests
+  auth/authorizer_test.cc
   auth/token_digest_test.cc
   auth/token_file_test.cc
   config/server_config_test.cc
@@ -43,6 +44,7 @@ add_executable(server_rpc_tests
   auth/rpc_auth_test.cc
   auth/role_matrix_rpc_test.cc
   health/health_rpc_test.cc
+  hostile/hostile_clients_rpc_test.cc
   reflection/reflection_rpc_test.cc
   metrics/metrics_rpc_test.cc
   service/job_service_rpc_test.cc

@@ -20,6 +20,8 @@
 #include <pqxx/pqxx>
 #include <thread>
 
+#include "tests/support/free_port.h"
+
 namespace warpwatch::testing {
 namespace {
 
@@ -32,22 +34,6 @@ constexpr const char* kOwnerFile = "owner.pid";  // pid of the test process owni
 
 std::string Bin(const char* name) { return std::string(kPostgresBinDir) + "/" + name; }
 
-StatusOr<int> FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return InternalError(std::string("socket: ") + std::strerror(errno));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof(addr);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    close(fd);
-    return InternalError(std::string("bind: ") + std::strerror(errno));
-  }
-  close(fd);
-  return static_cast<int>(ntohs(addr.sin_port));
-}
 
 StatusOr<std::string> MakeTempDir(const std::string& pattern) {
   std::string buf = pattern;
@@ -151,10 +137,10 @@ StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create(
     cleanup();
     return s.Annotate("copying the cached cluster");
   }
-  // A port may be taken between FreePort() and bind(); try a few.
+  // A port may be taken between FreeLoopbackPort() and bind(); try a few.
   Status last;
   for (int attempt = 0; attempt < 5; ++attempt) {
-    StatusOr<int> port = FreePort();
+    StatusOr<int> port = FreeLoopbackPort();
     if (!port.ok()) {
       cleanup();
       return port.status();

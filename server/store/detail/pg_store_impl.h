@@ -36,7 +36,6 @@ class PgStore : public Store {
                                        const WorkerCaller& caller,
                                        std::chrono::milliseconds online_window) override;
   Status CheckWorkerCaller(const std::string& worker_id, const WorkerCaller& caller) override;
-  Status TouchWorker(const std::string& worker_id) override;
   StatusOr<WorkerPage> ListWorkers(std::chrono::milliseconds online_window,
                                    const WorkerFilter& filter) override;
   StatusOr<std::map<v1::WorkerState, int64_t>> CountWorkersByState(
@@ -52,9 +51,6 @@ class PgStore : public Store {
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                           const std::string& device_uuid,
                                           std::chrono::milliseconds lease_duration) override;
-  StatusOr<LeaseRenewal> ExtendLeases(const std::string& worker_id,
-                                      const std::vector<int64_t>& run_ids,
-                                      std::chrono::milliseconds lease_duration) override;
   StatusOr<LeaseRenewal> RecordHeartbeat(const std::string& worker_id,
                                          const std::vector<int64_t>& run_ids,
                                          std::chrono::milliseconds lease_duration) override;

@@ -25,8 +25,8 @@ TEST(TokenDigestTest, IsTheSha256OfTheToken) {
 
 TEST(TokenDigestTest, TokensDifferingOnlyInTheirLastCharacterAreTwoPrincipals) {
   TokenTable tokens;
-  tokens["prefix-shared-token-A"] = Principal{"alice", Role::kReader};
-  tokens["prefix-shared-token-B"] = Principal{"bob", Role::kReader};
+  tokens["prefix-shared-token-A"] = Principal{"alice", Role::kReader, std::nullopt};
+  tokens["prefix-shared-token-B"] = Principal{"bob", Role::kReader, std::nullopt};
   const Authorizer authorizer(tokens);
   auto alice = authorizer.Authorize("Bearer prefix-shared-token-A", kMethod);
   auto bob = authorizer.Authorize("Bearer prefix-shared-token-B", kMethod);

@@ -29,6 +29,37 @@ TEST(TokenFileTest, RefusesAnUnknownRoleNamingTheLine) {
   EXPECT_NE(table.status().message().find("superuser"), std::string::npos);
 }
 
+TEST(TokenFileTest, AnUnknownRoleThatLooksLikeATokenIsNotQuoted) {
+  // Fields swapped: the token sits where the role goes and must not reach an error or a log.
+  auto table = ParseTokenFile("bob 0123456789abcdefXYZ reader\n", "t.txt");
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.status().message().find("0123456789abcdefXYZ"), std::string::npos)
+      << table.status().message();
+  EXPECT_NE(table.status().message().find("t.txt:1"), std::string::npos);
+}
+
+TEST(TokenFileTest, ReadsAnOptionalExpiryInUtc) {
+  auto table = ParseTokenFile(
+      "0123456789abcdef reader ci expires=2027-01-31T12:30:05Z\nfedcba9876543210 admin ops\n", "t");
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  ASSERT_TRUE(table->at("0123456789abcdef").expires_at.has_value());
+  EXPECT_EQ(std::chrono::system_clock::to_time_t(*table->at("0123456789abcdef").expires_at),
+            1801398605);  // date -u -d 2027-01-31T12:30:05Z +%s
+  EXPECT_FALSE(table->at("fedcba9876543210").expires_at.has_value());
+}
+
+TEST(TokenFileTest, RefusesAnExpiryThatIsNotARealUtcTime) {
+  for (const char* bad : {"expires=2027-02-30T00:00:00Z", "expires=2027-01-31T00:00:00",
+                          "expires=2027-01-31 00:00:00Z", "expires=tomorrow", "until=2027-01-31T00:00:00Z",
+                          "expires=2027-01-31T24:00:00Z"}) {
+    auto table = ParseTokenFile(std::string(kToken) + " reader ci " + bad + "\n", "t.txt");
+    ASSERT_FALSE(table.ok()) << bad;
+    EXPECT_EQ(table.status().code(), StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(table.status().message().find("t.txt:1"), std::string::npos) << bad;
+    EXPECT_EQ(table.status().message().find(kToken), std::string::npos) << bad;
+  }
+}
+
 TEST(TokenFileTest, RefusesAShortToken) {
   auto table = ParseTokenFile("short reader bob\n", "t");
   ASSERT_FALSE(table.ok());

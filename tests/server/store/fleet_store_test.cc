@@ -96,7 +96,7 @@ TEST_F(FleetStoreTest, WorkersNotSeenWithinTheWindowAreOfflineAndFilterable) {
   ASSERT_EQ(offline.size(), 1u);
   EXPECT_EQ(offline[0].id(), stale);
   // A heartbeat brings it back.
-  ASSERT_OK(store_->TouchWorker(stale));
+  ASSERT_OK(store_->RecordHeartbeat(stale, {}, seconds(60)).status());
   EXPECT_EQ(List(seconds(60), {v1::WORKER_STATE_OFFLINE}).size(), 0u);
 }
 
@@ -177,7 +177,7 @@ TEST_F(FleetStoreTest, JobsPastTheirOwnTimeoutFailWithTheReason) {
   EXPECT_TRUE(after.lease_owner().empty());
   EXPECT_TRUE(after.has_finished_at());
   // The worker learns it as a lost job and can no longer finish it.
-  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->ExtendLeases(w, {lease->run_id}, seconds(30)));
+  ASSERT_OK_AND_ASSIGN(LeaseRenewal renewal, store_->RecordHeartbeat(w, {lease->run_id}, seconds(30)));
   EXPECT_EQ(renewal.lost_run_ids, std::vector<int64_t>{lease->run_id});
   EXPECT_EQ(
       store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_SUCCEEDED, "").status().code(),

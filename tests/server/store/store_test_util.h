@@ -61,6 +61,13 @@ class StoreTest : public warpwatch::testing::PostgresTest {
   v1::Job Enqueue() {
     return Enqueue([](v1::JobSpec&) {});
   }
+  // Claims for (worker, uuid); nullopt when nothing matched (asserts the call succeeded).
+  std::optional<Lease> Claim(const std::string& worker, const std::string& uuid,
+                             std::chrono::milliseconds lease = std::chrono::seconds(30)) {
+    StatusOr<std::optional<Lease>> r = store_->ClaimJob(worker, uuid, lease);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? *r : std::nullopt;
+  }
 
   std::unique_ptr<Store> store_;
 };

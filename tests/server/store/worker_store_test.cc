@@ -64,8 +64,9 @@ TEST_F(WorkerStoreTest, ADeviceWithoutUuidIsInvalid) {
 
 TEST_F(WorkerStoreTest, TouchKnownWorkerSucceedsAndUnknownIsNotFound) {
   const std::string id = Register({MakeDevice("GPU-1", "NVIDIA H100")});
-  ASSERT_OK(store_->TouchWorker(id));
-  EXPECT_EQ(store_->TouchWorker("no-such-worker").code(), StatusCode::kNotFound);
+  ASSERT_OK(store_->RecordHeartbeat(id, {}, std::chrono::seconds(60)).status());
+  EXPECT_EQ(store_->RecordHeartbeat("no-such-worker", {}, std::chrono::seconds(60)).status().code(),
+            StatusCode::kNotFound);
 }
 
 TEST_F(WorkerStoreTest, AWorkerIsBoundToThePrincipalThatRegisteredIt) {

@@ -67,10 +67,10 @@ class TlsRpcTest : public RpcTest {
     StartServer(config);
   }
 
-  // ListJobs over TLS trusting ca.pem, optionally presenting client `cert`.
-  grpc::Status ListOverTls(const std::string& cert = "") {
+  // ListJobs over TLS trusting `trusted` (a CA's PEM), optionally presenting client `cert`.
+  grpc::Status ListOverTls(const std::string& cert = "", const std::string& trusted = "ca.pem") {
     grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = ReadAll(File("ca.pem"));
+    ssl.pem_root_certs = ReadAll(File(trusted));
     if (!cert.empty()) {
       ssl.pem_cert_chain = ReadAll(File(cert + ".pem"));
       ssl.pem_private_key = ReadAll(File(cert + ".key"));
@@ -119,6 +119,16 @@ TEST_F(TlsRpcTest, MutualTlsRefusesACertificateFromAnotherCa) {
   StartTls(/*mutual=*/true);
   grpc::Status status = ListOverTls("stranger");
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
+}
+
+TEST_F(TlsRpcTest, AClientTrustingAnotherCaIsRefusedAndTrustedClientsGoOn) {
+  StartTls(/*mutual=*/false);
+  for (int i = 0; i < 20; ++i) {  // a client misconfigured in a retry loop
+    grpc::Status status = ListOverTls("", "other_ca.pem");
+    ASSERT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
+  }
+  grpc::Status status = ListOverTls();
+  EXPECT_TRUE(status.ok()) << status.error_message();
 }
 
 TEST_F(TlsRpcTest, AMissingCertificateFileStopsTheServerFromStarting) {

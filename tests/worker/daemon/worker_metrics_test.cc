@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "tests/support/free_port.h"
 #include "worker/metrics/metrics_exposer.h"
 
 namespace warpwatch::worker {
@@ -208,15 +209,9 @@ std::string HttpGet(int port) {
 }
 
 int FreePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
+  StatusOr<int> port = warpwatch::testing::FreeLoopbackPort();
+  EXPECT_TRUE(port.ok()) << port.status().ToString();
+  return port.ok() ? *port : 0;
 }
 
 TEST(ExposeMetrics, ServesTheRegistryOverHttp) {
