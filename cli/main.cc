@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   RegisterUpload(app, client, &exit_code);
   RegisterSchedules(app, client, &exit_code);
   RegisterNight(app, client, &exit_code);
+  RegisterBaseline(app, client, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -33,6 +33,8 @@ void RegisterUpload(CLI::App& app, const ClientOptions& client, int* exit_code);
 // added by RegisterSchedules), and `night [SCHEDULE] [--date D]`.
 void RegisterSchedules(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterNight(CLI::App& app, const ClientOptions& client, int* exit_code);
+// Pinned baselines: baseline pin RUN... | unpin ID | list.
+void RegisterBaseline(CLI::App& app, const ClientOptions& client, int* exit_code);
 
 // Follows job `job_id` until it ends (shared by `watch` and `submit --watch`): a progress bar on a
 // TTY, one line per change otherwise, JSON Lines with --json. Returns the exit code: 0 when the

@@ -33,15 +33,21 @@ void PrintSeries(const v1::Series& series, std::ostream& out) {
     return;
   }
   std::vector<double> medians;
-  for (const v1::SeriesPoint& p : series.points()) medians.push_back(p.median_seconds());
-  out << "median: " << Sparkline(medians) << "  (" << series.points_size()
-      << " runs, oldest first)\n";
+  int64_t runs = 0;  // a downsampled week stands for several
+  for (const v1::SeriesPoint& p : series.points()) {
+    medians.push_back(p.median_seconds());
+    runs += p.downsampled() ? p.runs() : 1;
+  }
+  out << "median: " << Sparkline(medians) << "  (" << runs << " runs, oldest first)\n";
   Table table({"RUN", "AT", "DEVICE", "MEDIAN", "P10", "P90", "CLOCK", "CYCLES", "THROTTLED",
                "OCC THEO/ACH", "VERIFIED"});
   for (const v1::SeriesPoint& p : series.points()) {
-    table.AddRow({std::to_string(p.run_id()), FormatTimestamp(p.at()),
-                  TerminalSafe(p.device_uuid()), FormatSeconds(p.median_seconds()),
-                  FormatSeconds(p.p10_seconds()), FormatSeconds(p.p90_seconds()),
+    // A week folded by summary retention: no run of its own.
+    const std::string run = p.downsampled() ? "week (" + std::to_string(p.runs()) + " runs)"
+                                            : std::to_string(p.run_id());
+    table.AddRow({run, FormatTimestamp(p.at()), TerminalSafe(p.device_uuid()),
+                  FormatSeconds(p.median_seconds()), FormatSeconds(p.p10_seconds()),
+                  FormatSeconds(p.p90_seconds()),
                   p.median_sm_clock_mhz() > 0
                       ? std::to_string(static_cast<int>(p.median_sm_clock_mhz())) + " MHz"
                       : "-",

@@ -113,6 +113,16 @@ struct Suspect {
   std::string case_canonical;
   std::string series_id;
   std::vector<int64_t> baseline_run_ids;
+  bool pinned = false;  // judged against a pinned baseline (method kMethodPinned...)
+};
+
+// The method text of a finding judged against a pinned baseline starts with this.
+inline constexpr const char* kMethodPinnedPrefix = "pinned:";
+
+// The baseline pin a series is judged against (migration 0012).
+struct PinnedBaseline {
+  int64_t pin_id = 0;
+  std::vector<int64_t> run_ids;  // the pin's runs with a good point of the series, ascending
 };
 
 // One analysis of one claimed run: reads and writes inside the claim's transaction. Valid only
@@ -144,6 +154,13 @@ class AnalysisTx {
   virtual StatusOr<std::vector<detect::RunPoint>> LoadPoints(const std::string& series_id,
                                                              const std::vector<int64_t>& run_ids,
                                                              bool with_samples) = 0;
+
+  // Per series, its newest baseline pin (of that series, or of every series its runs measured)
+  // holding a run with a good point of the series (same goodness as LoadSeries; the series id
+  // names the GPU model, so the runs are of the claimed run's model). Series without one are
+  // absent: they are judged against their rolling window.
+  virtual StatusOr<std::map<std::string, PinnedBaseline>> LoadPinnedBaselines(
+      const std::vector<std::string>& series_ids, double max_throttled_fraction) = 0;
 
   // Per series, the latest good point of each device (same goodness as LoadSeries, confirmation
   // runs excluded) among runs that finished in (from, to]; one RunPoint per device.

@@ -3,9 +3,11 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/catalog/plan.h"
+#include "server/detect/pinned_decision.h"
 #include "server/detect/series_decision.h"
 
 namespace warpwatch::server::analysis {
@@ -49,11 +51,19 @@ StatusOr<int64_t> PlannedPoints(const v1::JobSpec& spec) {
 
 SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase* confirmation,
                                           const std::vector<detect::RunPoint>& baseline,
-                                          const detect::DetectionConfig& config) {
+                                          const detect::DetectionConfig& config,
+                                          const std::vector<detect::RunPoint>* rolling) {
   if (confirmation == nullptr) {
     return {kStateOpen, "unconfirmed: the confirmation run did not measure this case"};
   }
-  const detect::SeriesDecision d = detect::DecideSeries(confirmation->point, baseline, config);
+  detect::SeriesDecision d;
+  std::optional<detect::PinnedDecision> pinned;
+  if (suspect.pinned) {
+    pinned =
+        detect::DecideAgainstPinned(confirmation->point, baseline,
+                                    rolling ? *rolling : std::vector<detect::RunPoint>(), config);
+  }
+  d = pinned ? pinned->decision : detect::DecideSeries(confirmation->point, baseline, config);
   char evidence[256];
   std::snprintf(evidence, sizeof(evidence),
                 " (confirmation run: %+.2f %%, z %.1f, %s, %zu baseline runs)", d.time.change * 100,

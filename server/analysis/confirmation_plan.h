@@ -45,9 +45,12 @@ struct SuspectResolution {
 //  - SAME or the opposite verdict: NOISE;
 //  - not measured, or UNSURE (the point failed, was throttled, unverified): OPEN, unconfirmed:
 //    the first run's evidence stands alone rather than being thrown away.
+// A suspect judged against a pinned baseline (suspect.pinned) is re-decided with
+// detect::DecideAgainstPinned, `rolling` (the series' history; may be null) giving the spread.
 SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase* confirmation,
                                           const std::vector<detect::RunPoint>& baseline,
-                                          const detect::DetectionConfig& config);
+                                          const detect::DetectionConfig& config,
+                                          const std::vector<detect::RunPoint>* rolling = nullptr);
 
 }  // namespace warpwatch::server::analysis
 

@@ -31,6 +31,24 @@ std::string MethodText(const detect::SeriesDecision& decision,
   return method;
 }
 
+std::string PinnedMethodText(const detect::SeriesDecision& decision, const PinUsed& pin,
+                             const detect::DetectionConfig& config) {
+  std::string method =
+      std::string(kMethodPinnedPrefix) + " baseline pin " + std::to_string(pin.pin_id) + " (runs";
+  for (int64_t id : decision.baseline_run_ids) method += " " + std::to_string(id);
+  method += Format(
+      "): SLOWER/FASTER when |z| >= %.2f and |change| >= %.2f %% against the median of the pinned "
+      "runs' medians, spread from ",
+      config.z_threshold, config.min_relative_change * 100);
+  method += pin.spread;
+  method += Format(
+      " (MAD floor %.2f %% of the median); cycles (time x SM clock) judged alike when the clocks "
+      "differ by more than %.1f %%; Mann-Whitney U p against the pinned runs' samples is evidence "
+      "only",
+      config.mad_floor_relative * 100, config.clock_tolerance * 100);
+  return method;
+}
+
 // The first event's note: why the finding starts in `state`.
 std::string StartNote(const std::string& state, const detect::SeriesDecision& decision) {
   if (state == kStateDismissed) {
@@ -50,7 +68,8 @@ std::string StartNote(const std::string& state, const detect::SeriesDecision& de
 
 std::optional<Finding> FindingFromDecision(const ClaimedRun& run, const RunCase& run_case,
                                            const detect::SeriesDecision& decision,
-                                           const detect::DetectionConfig& config) {
+                                           const detect::DetectionConfig& config,
+                                           const PinUsed* pin) {
   if (decision.verdict != detect::Verdict::kSlower &&
       decision.verdict != detect::Verdict::kFaster) {
     return std::nullopt;
@@ -81,7 +100,8 @@ std::optional<Finding> FindingFromDecision(const ClaimedRun& run, const RunCase&
   f.baseline_sm_clock_mhz = decision.baseline_sm_clock_mhz;
   f.new_sm_clock_mhz = decision.new_sm_clock_mhz;
   f.blame = detect::BlameName(decision.blame);
-  f.method = MethodText(decision, config);
+  f.method =
+      pin != nullptr ? PinnedMethodText(decision, *pin, config) : MethodText(decision, config);
   f.note = StartNote(f.state, decision);
   return f;
 }

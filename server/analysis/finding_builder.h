@@ -5,7 +5,9 @@
 #ifndef WARPWATCH_SERVER_ANALYSIS_FINDING_BUILDER_H_
 #define WARPWATCH_SERVER_ANALYSIS_FINDING_BUILDER_H_
 
+#include <cstdint>
 #include <optional>
+#include <string>
 
 #include "server/analysis/analysis_config.h"
 #include "server/analysis/analysis_store.h"
@@ -21,9 +23,16 @@ namespace warpwatch::server::analysis {
 //    throttle flags are where a slow GPU shows);
 //  - from an uploaded run (no job, no worker to re-run it on): OPEN, unconfirmed;
 //  - otherwise SUSPECTED until the confirmation run agrees (OPEN) or not (NOISE).
+// With `pin` set the decision was made against that baseline pin (detect::DecideAgainstPinned):
+// the method text starts with kMethodPinnedPrefix and names the pin and where the spread came from.
+struct PinUsed {
+  int64_t pin_id = 0;
+  std::string spread;  // detect::PinnedDecision::spread
+};
 std::optional<Finding> FindingFromDecision(const ClaimedRun& run, const RunCase& run_case,
                                            const detect::SeriesDecision& decision,
-                                           const detect::DetectionConfig& config);
+                                           const detect::DetectionConfig& config,
+                                           const PinUsed* pin = nullptr);
 
 // An OUTLIER row when the claimed run's device is an outlier in `view` (its judgement's run is the
 // claimed run); nullopt otherwise. Outliers start OPEN: the view compares devices measured within

@@ -12,6 +12,7 @@
 #include "server/analysis/finding_builder.h"
 #include "server/analysis/series_change_points.h"
 #include "server/detect/fleet_outliers.h"
+#include "server/detect/pinned_decision.h"
 #include "server/detect/series_decision.h"
 
 namespace warpwatch::server::analysis {
@@ -55,11 +56,43 @@ StatusOr<detect::SeriesDecision> Decide(AnalysisTx& tx, const RunCase& c,
   return detect::DecideSeries(c.point, baseline, config);
 }
 
+// The decision of `c` against the series' baseline pin when it has one with a good run
+// (detect::DecideAgainstPinned, the rolling `history` giving the spread); nullopt otherwise.
+struct PinnedJudgement {
+  detect::SeriesDecision decision;
+  PinUsed pin;
+};
+StatusOr<std::optional<PinnedJudgement>> DecidePinned(
+    AnalysisTx& tx, const RunCase& c, const std::map<std::string, PinnedBaseline>& pins,
+    const std::vector<detect::RunPoint>& history, const detect::DetectionConfig& config) {
+  auto it = pins.find(c.series_id);
+  if (it == pins.end()) return std::optional<PinnedJudgement>();
+  ASSIGN_OR_RETURN(std::vector<detect::RunPoint> pinned,
+                   tx.LoadPoints(c.series_id, it->second.run_ids, /*with_samples=*/true));
+  std::optional<detect::PinnedDecision> d =
+      detect::DecideAgainstPinned(c.point, pinned, history, config);
+  if (!d) return std::optional<PinnedJudgement>();
+  return std::optional<PinnedJudgement>(
+      PinnedJudgement{d->decision, {it->second.pin_id, d->spread}});
+}
+
 StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vector<RunCase>& cases,
                                                  const AnalysisConfig& config) {
   RunAnalysisSummary summary;
   summary.cases = static_cast<int>(cases.size());
   ASSIGN_OR_RETURN(std::vector<Suspect> suspects, tx.SuspectsOfConfirmationJob(tx.run().job_id));
+  // A suspect judged against a pin is confirmed against it too, with the rolling window's spread.
+  std::vector<std::string> pinned_series;
+  for (const Suspect& s : suspects) {
+    if (s.pinned) pinned_series.push_back(s.series_id);
+  }
+  SeriesMap model, device;
+  if (!pinned_series.empty()) {
+    const double max_throttled = config.detection.max_throttled_fraction;
+    ASSIGN_OR_RETURN(model, tx.LoadSeries(pinned_series, "", config.history_runs, max_throttled));
+    ASSIGN_OR_RETURN(device, tx.LoadSeries(pinned_series, tx.run().device_uuid, config.history_runs,
+                                           max_throttled));
+  }
   for (const Suspect& s : suspects) {
     const RunCase* confirmation = nullptr;
     for (const RunCase& c : cases) {
@@ -67,8 +100,11 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
     }
     ASSIGN_OR_RETURN(std::vector<detect::RunPoint> baseline,
                      tx.LoadPoints(s.series_id, s.baseline_run_ids, /*with_samples=*/false));
+    const std::vector<detect::RunPoint> rolling =
+        s.pinned ? HistoryBefore(model, device, s.series_id, tx.run())
+                 : std::vector<detect::RunPoint>();
     const SuspectResolution r =
-        ResolveWithConfirmation(s, confirmation, baseline, config.detection);
+        ResolveWithConfirmation(s, confirmation, baseline, config.detection, &rolling);
     RETURN_IF_ERROR(tx.ResolveSuspect(s.regression_id, r.state, r.note));
     ++summary.resolved;
   }
@@ -94,6 +130,7 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   ASSIGN_OR_RETURN(SeriesMap device,
                    tx.LoadSeries(series_ids, run.device_uuid, config.history_runs, max_throttled));
   const int64_t window_us = std::chrono::microseconds(config.fleet_window).count();
+  ASSIGN_OR_RETURN(auto pins, tx.LoadPinnedBaselines(series_ids, max_throttled));
   ASSIGN_OR_RETURN(auto fleet,
                    tx.LatestPerDevice(series_ids, run.finished_at_micros - window_us,
                                       run.finished_at_micros, config.fleet.max_throttled_fraction));
@@ -101,10 +138,17 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   std::vector<Finding> findings;
   std::vector<const RunCase*> finding_cases;
   for (const RunCase& c : cases) {
-    ASSIGN_OR_RETURN(
-        detect::SeriesDecision decision,
-        Decide(tx, c, HistoryBefore(model, device, c.series_id, run), config.detection));
-    if (auto f = FindingFromDecision(run, c, decision, config.detection)) {
+    const std::vector<detect::RunPoint> history = HistoryBefore(model, device, c.series_id, run);
+    // A pinned baseline, when the series has one with a good run, instead of the rolling window.
+    ASSIGN_OR_RETURN(std::optional<PinnedJudgement> pinned,
+                     DecidePinned(tx, c, pins, history, config.detection));
+    std::optional<detect::SeriesDecision> rolling;
+    if (!pinned) {
+      ASSIGN_OR_RETURN(rolling, Decide(tx, c, history, config.detection));
+    }
+    const detect::SeriesDecision& decision = pinned ? pinned->decision : *rolling;
+    if (auto f = FindingFromDecision(run, c, decision, config.detection,
+                                     pinned ? &pinned->pin : nullptr)) {
       findings.push_back(std::move(*f));
       finding_cases.push_back(&c);
     }

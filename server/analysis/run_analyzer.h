@@ -1,9 +1,9 @@
 // File: server/analysis/run_analyzer.h
 // Everything the detector does with one finished run, inside the transaction that claimed it
-// (AnalysisStore::AnalyzeNextRun): per measurement the decision against the series' baseline and
-// the fleet view, the regression rows, one confirmation job for the run's suspects, and the change
-// points of every series the run touched. A confirmation run is only used to resolve the suspects
-// it was queued for. docs/regressions.md ("Detection on every finished run") states the policy.
+// (AnalysisStore::AnalyzeNextRun): per measurement the decision against the series' baseline (its
+// newest baseline pin when it has one, else its rolling window) and the fleet view, the regression
+// rows, one confirmation job for the run's suspects, and the change points of every series the run
+// touched. A confirmation run is only used to resolve the suspects it was queued for. docs/regressions.md ("Detection on every finished run") states the policy.
 #ifndef WARPWATCH_SERVER_ANALYSIS_RUN_ANALYZER_H_
 #define WARPWATCH_SERVER_ANALYSIS_RUN_ANALYZER_H_
 

@@ -100,6 +100,11 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "raw samples of runs older than this are dropped, summaries kept; 0 keeps all")
       ->envname("WARPWATCH_SAMPLE_RETENTION_DAYS")
       ->capture_default_str();
+  app.add_option("--summary-retention-days", c->summary_retention_days,
+                 "summaries (per-run points) of runs older than this are folded into one point per "
+                 "series, device and week, except pinned and regression-named runs; 0 keeps all")
+      ->envname("WARPWATCH_SUMMARY_RETENTION_DAYS")
+      ->capture_default_str();
   app.add_option("--max-watch-streams", c->max_watch_streams,
                  "open WatchJob streams at most; more are refused RESOURCE_EXHAUSTED")
       ->envname("WARPWATCH_MAX_WATCH_STREAMS")
@@ -184,6 +189,15 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.sample_retention_days < 0) {
     return InvalidArgumentError("--sample-retention-days: must be >= 0");
+  }
+  if (c.summary_retention_days < 0) {
+    return InvalidArgumentError("--summary-retention-days: must be >= 0");
+  }
+  if (c.summary_retention_days > 0 && c.sample_retention_days > 0 &&
+      c.summary_retention_days < c.sample_retention_days) {
+    return InvalidArgumentError(
+        "--summary-retention-days: must be 0 or at least --sample-retention-days (summaries "
+        "outlive raw samples)");
   }
   static const char* const kLevels[] = {"trace", "debug",    "info", "warn",
                                         "error", "critical", "off"};

@@ -46,6 +46,7 @@ struct ServerConfig {
   double schedule_test_clock_speed = 1;
   double worker_retention_hours = 168;          // workers unseen this long (no job) are pruned
   int sample_retention_days = 90;               // raw samples of older runs dropped; 0 keeps them
+  int summary_retention_days = 365;             // older summaries folded into weeks; 0 keeps them
   std::string log_level = "info";               // spdlog level name
   // Safe defaults: without tokens every caller is admin, and bearer tokens over plaintext can be
   // read off the wire, so both are refused on a non-loopback --listen unless explicitly allowed.

@@ -23,6 +23,21 @@ void JobReaper::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+int JobReaper::RunBatches(const std::function<StatusOr<int>()>& batch, const char* what) {
+  // Bounded batches: no pass holds many rows or runs long, the rest waits for the next prune.
+  int done = 0;
+  for (int b = 0; b < options_.sample_batches_per_prune; ++b) {
+    StatusOr<int> n = batch();
+    if (!n.ok()) {
+      spdlog::warn("msg=\"{} failed\" error=\"{}\"", what, n.status().ToString());
+      break;
+    }
+    done += *n;
+    if (*n < options_.sample_batch) break;
+  }
+  return done;
+}
+
 Status JobReaper::RunOnce() {
   if (!database_->schema_ready()) return OkStatus();  // nothing to reap before the schema exists
   ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
@@ -45,20 +60,23 @@ Status JobReaper::RunOnce() {
     }
   }
   if (options_.sample_retention.count() > 0 && prune_pass) {
-    // Bounded batches: no pass holds many rows or runs long, the rest waits for the next prune.
-    int dropped = 0;
-    for (int b = 0; b < options_.sample_batches_per_prune; ++b) {
-      StatusOr<int> n = store->DropOldSamples(options_.sample_retention, options_.sample_batch);
-      if (!n.ok()) {
-        spdlog::warn("msg=\"dropping old samples failed\" error=\"{}\"", n.status().ToString());
-        break;
-      }
-      dropped += *n;
-      if (*n < options_.sample_batch) break;
-    }
+    const int dropped = RunBatches(
+        [&] { return store->DropOldSamples(options_.sample_retention, options_.sample_batch); },
+        "dropping old samples");
     if (dropped > 0) {
       samples_dropped_ += dropped;
       spdlog::info("msg=\"old raw samples dropped\" measurements={}", dropped);
+    }
+  }
+  if (options_.summary_retention.count() > 0 && prune_pass) {
+    const int folded = RunBatches(
+        [&] {
+          return store->DownsampleSummaries(options_.summary_retention, options_.sample_batch);
+        },
+        "downsampling old summaries");
+    if (folded > 0) {
+      summaries_folded_ += folded;
+      spdlog::info("msg=\"old summaries folded into week rollups\" measurements={}", folded);
     }
   }
   if (!requeued.ok()) return requeued.status().Annotate("requeueing expired leases");

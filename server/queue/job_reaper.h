@@ -2,8 +2,9 @@
 // The server's background queue keeper: every `interval` it puts the jobs of dead workers back in
 // the queue (Store::RequeueExpiredLeases: requeue, or FAILED after max_attempts) and fails the
 // jobs that ran past their timeout (Store::FailTimedOutJobs); now and then it prunes long-gone
-// workers (Store::PruneWorkers). Metrics are not its business (metrics/gauge_refresher.h), so
-// nothing slows its passes down.
+// workers (Store::PruneWorkers) and applies retention (old raw samples dropped, old summaries
+// folded into week rollups). Metrics are not its business (metrics/gauge_refresher.h), so nothing
+// slows its passes down.
 #ifndef WARPWATCH_SERVER_QUEUE_JOB_REAPER_H_
 #define WARPWATCH_SERVER_QUEUE_JOB_REAPER_H_
 
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -31,8 +33,12 @@ struct JobReaperOptions {
   // (Store::DropOldSamples), at each prune, in batches of sample_batch up to sample_batches_per_prune
   // batches; --sample-retention-days. Zero keeps them forever.
   std::chrono::hours sample_retention{24 * 90};
-  int sample_batch = 1000;
-  int sample_batches_per_prune = 20;
+  // Summaries (measurement rows) of runs that finished longer ago than this are folded into week
+  // rollups and deleted (Store::DownsampleSummaries), at each prune, in the same bounded batches;
+  // --summary-retention-days. Zero keeps them forever.
+  std::chrono::hours summary_retention{24 * 365};
+  int sample_batch = 1000;             // measurements per batch, for both
+  int sample_batches_per_prune = 20;   // batches per prune, for each
 };
 
 // Several server replicas may each run one: the store's statements skip rows another holds.
@@ -57,12 +63,16 @@ class JobReaper {
   int64_t errors() const { return errors_.load(); }
   int64_t pruned() const { return pruned_.load(); }
   int64_t samples_dropped() const { return samples_dropped_.load(); }  // measurements emptied
+  int64_t summaries_folded() const { return summaries_folded_.load(); }  // measurements folded
 
   // One pass now, on the caller's thread (tests, and the thread's body).
   Status RunOnce();
 
  private:
   void Loop();
+  // Calls `batch` until it returns less than a full batch, an error (logged with `what`), or
+  // options_.sample_batches_per_prune calls; returns the sum of what it returned.
+  int RunBatches(const std::function<StatusOr<int>()>& batch, const char* what);
 
   Database* database_;
   const JobReaperOptions options_;
@@ -71,6 +81,7 @@ class JobReaper {
   std::atomic<int64_t> errors_{0};
   std::atomic<int64_t> pruned_{0};
   std::atomic<int64_t> samples_dropped_{0};
+  std::atomic<int64_t> summaries_folded_{0};
   int64_t passes_ = 0;  // RunOnce calls; only the reaper's thread (or a test) calls RunOnce
   std::mutex mu_;
   std::condition_variable cv_;

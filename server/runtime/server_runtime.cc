@@ -155,6 +155,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   reaper_options.worker_retention =
       std::chrono::milliseconds(static_cast<int64_t>(config.worker_retention_hours * 3600000));
   reaper_options.sample_retention = std::chrono::hours(24 * config.sample_retention_days);
+  reaper_options.summary_retention = std::chrono::hours(24 * config.summary_retention_days);
   reaper_ = std::make_unique<queue::JobReaper>(database_.get(), std::move(reaper_options));
   reaper_->Start();
   regression_metrics_ = std::make_unique<metrics::RegressionMetrics>(metrics_->registry());

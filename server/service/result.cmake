@@ -1,6 +1,7 @@
 # ResultService's sources (issue 9), added to the server's edge library (included by
 # server/server.cmake).
 target_sources(warpwatch_server_edge PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/result_baselines.cc
   ${CMAKE_CURRENT_LIST_DIR}/result_compare.cc
   ${CMAKE_CURRENT_LIST_DIR}/result_requests.cc
   ${CMAKE_CURRENT_LIST_DIR}/result_upload.cc)

@@ -1,6 +1,7 @@
 // File: server/service/result_service.h
 // ResultService: what the fleet measured (runs, measurements, series with their change points and
-// regressions, two runs compared), regression triage, and runs uploaded from offline nodes.
+// regressions, two runs compared), regression triage, runs uploaded from offline nodes, and pinned
+// baselines.
 // Readers query; submitters and admins triage and upload (server/auth/role.cc). The caller's
 // identity recorded with a triage is its credential's principal, never a request field.
 #ifndef WARPWATCH_SERVER_SERVICE_RESULT_SERVICE_H_
@@ -36,6 +37,17 @@ class ResultServiceImpl final : public v1::ResultService::Service {
                                 v1::Regression* response) override;
   grpc::Status UploadRun(grpc::ServerContext* context, const v1::UploadRunRequest* request,
                          v1::UploadRunResponse* response) override;
+
+  // Pinned baselines (result_baselines.cc). PinBaseline: NOT_FOUND for an unknown run,
+  // FAILED_PRECONDITION naming a run that did not succeed, did not measure the series or has no
+  // good point of it (Store::PinBaseline); pinned_by = the caller's principal.
+  grpc::Status PinBaseline(grpc::ServerContext* context, const v1::PinBaselineRequest* request,
+                           v1::BaselinePin* response) override;
+  // NOT_FOUND for an unknown pin; returns the pin removed.
+  grpc::Status UnpinBaseline(grpc::ServerContext* context, const v1::UnpinBaselineRequest* request,
+                             v1::BaselinePin* response) override;
+  grpc::Status ListBaselines(grpc::ServerContext* context, const v1::ListBaselinesRequest* request,
+                             v1::ListBaselinesResponse* response) override;
 
  private:
   Database* database_;

@@ -1,6 +1,7 @@
 // File: server/store/pg_analysis_reads.cc
 // What the analysis of a claimed run reads: its measurements, the series' history, the fleet's
-// latest runs, the job spec, the suspects of a confirmation job; and the series locks.
+// latest runs, the pinned baselines, the job spec, the suspects of a confirmation job; and the
+// series locks.
 #include <algorithm>
 #include <cstdlib>
 #include <pqxx/pqxx>
@@ -186,6 +187,32 @@ StatusOr<std::vector<detect::RunPoint>> PgAnalysisTx::LoadPoints(
   });
 }
 
+StatusOr<std::map<std::string, analysis::PinnedBaseline>> PgAnalysisTx::LoadPinnedBaselines(
+    const std::vector<std::string>& series_ids, double max_throttled_fraction) {
+  using Result = std::map<std::string, analysis::PinnedBaseline>;
+  return GuardPg<StatusOr<Result>>("LoadPinnedBaselines", [&]() -> StatusOr<Result> {
+    // For each series the newest pin covering it, with its runs that have a good point of it.
+    pqxx::result rows = tx_.exec_params(
+        std::string("SELECT DISTINCT ON (t.series_id) t.series_id, t.pin_id, t.runs::text FROM ("
+                    " SELECT s.series_id, p.id AS pin_id, ARRAY(SELECT pr.run_id"
+                    "   FROM baseline_pin_run pr JOIN measurement m ON m.run_id = pr.run_id"
+                    "   WHERE pr.pin_id = p.id AND m.series_id = s.series_id AND") +
+            GoodPoint(2) +
+            "   ORDER BY pr.run_id) AS runs"
+            " FROM unnest($1::text[]) AS s(series_id)"
+            " JOIN baseline_pin p ON p.series_id = s.series_id OR p.series_id = '') t"
+            " WHERE cardinality(t.runs) > 0 ORDER BY t.series_id, t.pin_id DESC",
+        TextArrayLiteral(series_ids), max_throttled_fraction);
+    Result out;
+    for (const pqxx::row& row : rows) {
+      analysis::PinnedBaseline& pin = out[row[0].as<std::string>()];
+      pin.pin_id = row[1].as<int64_t>();
+      pin.run_ids = ParseBigintArray(row[2].as<std::string>());
+    }
+    return out;
+  });
+}
+
 StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::LatestPerDevice(
     const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
     double max_throttled_fraction) {
@@ -222,9 +249,10 @@ StatusOr<std::vector<analysis::Suspect>> PgAnalysisTx::SuspectsOfConfirmationJob
   using Result = std::vector<analysis::Suspect>;
   return GuardPg<StatusOr<Result>>("SuspectsOfConfirmationJob", [&]() -> StatusOr<Result> {
     pqxx::result rows = tx_.exec_params(
-        "SELECT id, kind, case_canonical, series_id, baseline_run_ids::text FROM regression"
+        "SELECT id, kind, case_canonical, series_id, baseline_run_ids::text,"
+        " starts_with(method, $2) FROM regression"
         " WHERE confirmation_job_id = $1 AND state = 'SUSPECTED' ORDER BY id FOR UPDATE",
-        job_id);
+        job_id, std::string(analysis::kMethodPinnedPrefix));
     Result out;
     for (const pqxx::row& row : rows) {
       analysis::Suspect s;
@@ -233,6 +261,7 @@ StatusOr<std::vector<analysis::Suspect>> PgAnalysisTx::SuspectsOfConfirmationJob
       s.case_canonical = row[2].as<std::string>();
       s.series_id = row[3].as<std::string>();
       s.baseline_run_ids = ParseBigintArray(row[4].as<std::string>());
+      s.pinned = row[5].as<bool>();
       out.push_back(std::move(s));
     }
     return out;

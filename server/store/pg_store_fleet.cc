@@ -9,6 +9,7 @@
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/page_token.h"
 #include "server/store/detail/pg_store_impl.h"
+#include "server/store/detail/retention_sql.h"
 
 namespace warpwatch::server::detail {
 namespace {
@@ -169,12 +170,8 @@ StatusOr<int> PgStore::DropOldSamples(std::chrono::hours older_than, int batch) 
         " sample_throttled = '{}', sample_kernel_seconds = '{}', sample_group = '{}'"
         " WHERE id IN (SELECT m.id FROM measurement m JOIN run r ON r.id = m.run_id"
         "  WHERE r.finished_at < now() - $1::bigint * interval '1 hour'"
-        "   AND cardinality(m.samples_seconds) > 0"
-        "   AND NOT EXISTS (SELECT 1 FROM regression g"
-        "    WHERE g.state IN ('SUSPECTED', 'OPEN', 'ACKNOWLEDGED')"
-        "     AND (g.run_id = r.id OR r.id = ANY (g.baseline_run_ids)"
-        "          OR g.confirmation_run_id = r.id))"
-        "  LIMIT $2 FOR UPDATE OF m SKIP LOCKED)",
+        "   AND cardinality(m.samples_seconds) > 0 AND NOT" +
+            std::string(kRetainedRunSql) + "  LIMIT $2 FOR UPDATE OF m SKIP LOCKED)",
         static_cast<int64_t>(older_than.count()), batch);
     return static_cast<int>(r.affected_rows());
   });

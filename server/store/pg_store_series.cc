@@ -1,6 +1,7 @@
 // File: server/store/pg_store_series.cc
 // GetSeries: one case over time on one GPU model or one device, with the change points and the
-// regressions the detector stored for it.
+// regressions the detector stored for it; weeks folded by summary retention come back as
+// downsampled points (detail/rollup_points.h).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include "server/store/detail/measurement_row.h"
 #include "server/store/detail/pg_store_impl.h"
 #include "server/store/detail/regression_row.h"
+#include "server/store/detail/rollup_points.h"
 
 namespace warpwatch::server::detail {
 namespace {
@@ -113,8 +115,17 @@ StatusOr<v1::Series> PgStore::GetSeries(const SeriesQuery& query) {
         point_columns + " FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.series_id = $1" +
             device_condition + in_range + " ORDER BY m.run_id DESC LIMIT $7",
         series.series_id(), query.device_uuid, has_start, start_us, has_end, end_us, limit);
+    std::vector<v1::SeriesPoint> fine;
+    fine.reserve(points.size());
     for (auto it = points.rbegin(); it != points.rend(); ++it) {
-      ASSIGN_OR_RETURN(*series.add_points(), PointFromRow(*it));
+      ASSIGN_OR_RETURN(v1::SeriesPoint p, PointFromRow(*it));
+      fine.push_back(std::move(p));
+    }
+    // Weeks folded by summary retention, older than every fine point of the same device.
+    const SeriesWindow window{
+        series.series_id(), query.device_uuid, has_start, start_us, has_end, end_us, limit};
+    for (v1::SeriesPoint& p : MergeSeriesPoints(std::move(fine), RollupPoints(tx, window), limit)) {
+      *series.add_points() = std::move(p);
     }
     pqxx::result changes = tx.exec_params(
         "SELECT run_id, " + MicrosSql("at") +

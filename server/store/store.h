@@ -15,6 +15,7 @@
 
 #include "common/status/status.h"
 #include "server/store/paging.h"
+#include "warpwatch/v1/baseline.pb.h"
 #include "warpwatch/v1/common.pb.h"
 #include "warpwatch/v1/fleet.pb.h"
 #include "warpwatch/v1/job.pb.h"
@@ -159,6 +160,34 @@ struct RegressionPage {
   std::string next_page_token;
 };
 
+// ---- Pinned baselines (ResultService PinBaseline / UnpinBaseline / ListBaselines) ----
+
+inline constexpr PageSizeLimits kBaselinePageSizes{50, 1000};
+
+// One pin request. A LIST of runs, not one: a schedule run (one run per GPU of a fan-out,
+// grouped by job.schedule_run_id) is meant to be pinned by resolving it to its run ids at the RPC
+// edge and passing them here as one pin, unpinned as one.
+struct BaselinePinRequest {
+  std::vector<int64_t> run_ids;  // non-empty (duplicates are ignored)
+  std::string series_id;         // "" = every series the runs measured
+  std::string note;
+  std::string pinned_by;  // the caller's principal
+};
+
+// Which pins ListBaselines returns. Every set criterion must hold.
+struct BaselineFilter {
+  // Pins of exactly this series, and every-series pins with a run that measured it.
+  std::string series_id;
+  int64_t run_id = 0;  // pins holding this run
+  int page_size = 0;   // EffectivePageSize(page_size, kBaselinePageSizes)
+  std::string page_token;
+};
+
+struct BaselinePage {
+  std::vector<v1::BaselinePin> pins;  // newest (highest id) first
+  std::string next_page_token;
+};
+
 // What UploadRun stored, or found stored before.
 struct UploadedRun {
   v1::Run run;
@@ -258,10 +287,38 @@ class Store {
   // Empties the per-sample arrays (samples, clocks, throttle flags, kernel times, groups) of at
   // most `batch` measurements whose run finished more than `older_than` ago; every summary stays
   // (median, percentiles, clocks, counters, occupancy, and Measurement.sample_count, so a reader
-  // sees how many samples there were). Measurements of a run that an unresolved regression
-  // (SUSPECTED, OPEN, ACKNOWLEDGED) names, as its run, a baseline run or its confirmation, keep
-  // theirs. Rows another replica holds are skipped. Returns how many were emptied.
+  // sees how many samples there were). Measurements of a pinned baseline run, and of a run that an
+  // unresolved regression (SUSPECTED, OPEN, ACKNOWLEDGED) names, as its run, a baseline run or its
+  // confirmation, keep theirs (detail/retention_sql.h). Rows another replica holds are skipped.
+  // Returns how many were emptied.
   virtual StatusOr<int> DropOldSamples(std::chrono::hours older_than, int batch) = 0;
+
+  // Folds at most `batch` measurements (summaries) whose run finished more than `older_than` ago
+  // into measurement_rollup, one row per (series, device, ISO week of the run's start): the good
+  // points' medians (status OK, verified, positive finite median) kept sorted, with their median,
+  // p10, p90, min and max, the mean SM clock (points with a known clock) and the mean throttled
+  // fraction; points that are not good are only counted (failed_points). The folded measurements
+  // are deleted (their regressions keep their rows, measurement_id set NULL). Exempt, as for
+  // DropOldSamples: measurements of pinned baseline runs and of runs an unresolved regression
+  // names. A later fold into a week already rolled up merges exactly (the medians are kept), so
+  // batch boundaries do not matter and a second call finds nothing to fold. Rows another replica
+  // holds are skipped. Returns how many measurements were folded.
+  virtual StatusOr<int> DownsampleSummaries(std::chrono::hours older_than, int batch) = 0;
+
+  // ---- Pinned baselines ----
+
+  // Pins request.run_ids as one baseline (migration 0012) in one transaction. NOT_FOUND "run N not
+  // found"; FAILED_PRECONDITION naming the run when it did not SUCCEED, when (series set) it has
+  // no point of the series ("run N did not measure S") or that point is not good (failed,
+  // unverified, throttled above `max_throttled_fraction`), or when (no series) none of its points
+  // is good. INVALID_ARGUMENT for no run. Returns the pin as stored.
+  virtual StatusOr<v1::BaselinePin> PinBaseline(const BaselinePinRequest& request,
+                                                double max_throttled_fraction) = 0;
+  // Deletes pin `id` (the series it covered go back to their rolling window at their next run);
+  // returns it as it was. NOT_FOUND for an unknown id.
+  virtual StatusOr<v1::BaselinePin> UnpinBaseline(int64_t id) = 0;
+  // Keyset paging on id, newest first (as ListRuns).
+  virtual StatusOr<BaselinePage> ListBaselines(const BaselineFilter& filter) = 0;
 
   // ---- Queue (WorkerService) ----
 
@@ -337,7 +394,8 @@ class Store {
   // Keyset paging on measurement id. NOT_FOUND when run_id names no run; INVALID_ARGUMENT for a
   // bad page token (as ListRuns).
   virtual StatusOr<MeasurementPage> QueryMeasurements(const MeasurementQuery& query) = 0;
-  // The series' points oldest first (each a measurement of the case in a SUCCEEDED run), the
+  // The series' points oldest first (each a measurement of the case in a SUCCEEDED run, or a week
+  // of one device's runs that summary retention folded: SeriesPoint.downsampled), the
   // stored change points of the series (device_uuid '' = model-wide, else the device's) and the
   // regressions recorded on it (newest first; on the device when device_uuid is set). A model is
   // taken from the device when only device_uuid is given: NOT_FOUND when no run used that device.

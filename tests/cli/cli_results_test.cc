@@ -1,7 +1,7 @@
 // File: tests/cli/cli_results_test.cc
 // The built `warpwatch` binary's history and triage verbs (runs, results, series, compare,
-// regressions, ack/dismiss/fixed, upload) against a real in-process server on a real PostgreSQL,
-// with reader and submitter tokens.
+// regressions, ack/dismiss/fixed, upload, baseline pin|unpin|list) against a real in-process
+// server on a real PostgreSQL, with reader and submitter tokens.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -129,6 +129,39 @@ TEST_F(CliResultsTest, AReaderCannotTriageASubmitterCanAndIsRecorded) {
   CliResult fixed = Cli("regressions --state fixed");
   EXPECT_NE(fixed.out.find("FIXED"), std::string::npos) << fixed.out;
   EXPECT_EQ(Cli("regressions --state bogus").exit_code, 4);
+}
+
+TEST_F(CliResultsTest, BaselinePinListUnpinWithReaderAndSubmitterTokens) {
+  const std::string run = std::to_string(MakeRun({ResultPoint("tree", 1e-3)}));
+  const std::string series = std::string("'reduce/tree?n=1024@") + kModel + "'";
+  CliResult denied = Cli("baseline pin " + run, kReaderToken);
+  EXPECT_EQ(denied.exit_code, 6) << denied.out;  // PERMISSION_DENIED
+  CliResult pinned =
+      Cli("baseline pin " + run + " --series " + series + " --note 'release 1.0'", kSubmitterToken);
+  EXPECT_EQ(pinned.exit_code, 0) << pinned.err;
+  EXPECT_EQ(pinned.out.rfind("pinned baseline ", 0), 0u) << pinned.out;
+  EXPECT_NE(pinned.out.find("runs " + run + " for series reduce/tree?n=1024@"), std::string::npos)
+      << pinned.out;
+  EXPECT_NE(pinned.out.find("(by ci)"), std::string::npos) << pinned.out;
+  const std::string id = pinned.out.substr(16, pinned.out.find(':') - 16);
+
+  CliResult listed = Cli("baseline list --series " + series);
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(listed.out.rfind("ID  RUNS", 0), 0u) << listed.out;
+  EXPECT_NE(listed.out.find("release 1.0"), std::string::npos) << listed.out;
+  CliResult json = Cli("--json baseline list");
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"pinnedBy\": \"ci\""), std::string::npos) << json.out;
+
+  CliResult missing = Cli("baseline pin 987654", kSubmitterToken);
+  EXPECT_EQ(missing.exit_code, 3) << missing.out;  // NOT_FOUND
+  EXPECT_NE(missing.err.find("run 987654"), std::string::npos) << missing.err;
+
+  EXPECT_EQ(Cli("baseline unpin " + id, kReaderToken).exit_code, 6);
+  CliResult unpinned = Cli("baseline unpin " + id, kSubmitterToken);
+  EXPECT_EQ(unpinned.exit_code, 0) << unpinned.err;
+  EXPECT_EQ(unpinned.out.rfind("unpinned baseline " + id, 0), 0u) << unpinned.out;
+  EXPECT_EQ(Cli("baseline list").out, "no baseline pins\n");
 }
 
 TEST_F(CliResultsTest, UploadStoresAFileOnceAndRefusesWhatIsNotARun) {

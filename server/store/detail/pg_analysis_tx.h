@@ -33,6 +33,8 @@ class PgAnalysisTx : public analysis::AnalysisTx {
   StatusOr<std::vector<detect::RunPoint>> LoadPoints(const std::string& series_id,
                                                      const std::vector<int64_t>& run_ids,
                                                      bool with_samples) override;
+  StatusOr<std::map<std::string, analysis::PinnedBaseline>> LoadPinnedBaselines(
+      const std::vector<std::string>& series_ids, double max_throttled_fraction) override;
   StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> LatestPerDevice(
       const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
       double max_throttled_fraction) override;

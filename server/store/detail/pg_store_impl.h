@@ -1,7 +1,8 @@
 // File: server/store/detail/pg_store_impl.h
 // The PostgreSQL Store's class, shared by its source files, one per concern:
 // pg_store.cc (setup, Ping), pg_store_jobs.cc, pg_store_workers.cc, pg_store_queue.cc,
-// pg_store_measurements.cc, pg_store_fleet.cc (worker listing), pg_store_timeouts.cc.
+// pg_store_measurements.cc, pg_store_fleet.cc (worker listing), pg_store_timeouts.cc,
+// pg_store_baselines.cc (pins), pg_store_rollups.cc (summary downsampling).
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 
@@ -41,6 +42,11 @@ class PgStore : public Store {
       std::chrono::milliseconds online_window) override;
   StatusOr<int> PruneWorkers(std::chrono::milliseconds offline_for) override;
   StatusOr<int> DropOldSamples(std::chrono::hours older_than, int batch) override;
+  StatusOr<int> DownsampleSummaries(std::chrono::hours older_than, int batch) override;
+  StatusOr<v1::BaselinePin> PinBaseline(const BaselinePinRequest& request,
+                                        double max_throttled_fraction) override;
+  StatusOr<v1::BaselinePin> UnpinBaseline(int64_t id) override;
+  StatusOr<BaselinePage> ListBaselines(const BaselineFilter& filter) override;
 
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                           const std::string& device_uuid,

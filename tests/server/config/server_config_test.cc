@@ -91,6 +91,24 @@ TEST(ServerConfigTest, ACertificateNeedsItsKey) {
   EXPECT_FALSE(ValidateServerConfig(config).ok());
 }
 
+TEST(ServerConfigTest, SummaryRetentionDefaultsToAYearAndOutlivesRawSamples) {
+  const std::vector<std::string> base = {"--database-url", "postgresql://x@h/db", "--allow-open"};
+  ServerConfig config = Parse(base);
+  EXPECT_EQ(config.summary_retention_days, 365);
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--summary-retention-days", "0", "--sample-retention-days", "30"});
+  config = Parse(args);
+  EXPECT_EQ(config.summary_retention_days, 0);  // kept forever
+  EXPECT_TRUE(ValidateServerConfig(config).ok());
+  config.summary_retention_days = 20;  // summaries would go before their samples
+  Status status = ValidateServerConfig(config);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("--summary-retention-days"), std::string::npos)
+      << status.message();
+  config.summary_retention_days = -1;
+  EXPECT_FALSE(ValidateServerConfig(config).ok());
+}
+
 TEST(ServerConfigTest, PoolSizeMustBePositive) {
   ServerConfig config;
   config.database_url = "postgresql://x@h/db";

@@ -1,8 +1,10 @@
 // File: tests/server/queue/job_reaper_rpc_test.cc
 // The server's job reaper through the real RPCs: expired leases are requeued and claimable by
-// another worker, fail after max_attempts with the reason, and jobs past their timeout fail.
+// another worker, fail after max_attempts with the reason, and jobs past their timeout fail; a
+// prune pass applies both retention ages.
 #include <gtest/gtest.h>
 
+#include <pqxx/pqxx>
 #include <thread>
 
 #include "server/metrics/gauge_refresher.h"
@@ -151,6 +153,58 @@ TEST_F(JobReaperTest, PassesBeforeTheSchemaExistsDoNothingAndLaterOnesReap) {
   StatusOr<v1::Job> after = store->GetJob(job->id());
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->state(), v1::JOB_STATE_QUEUED);
+}
+
+TEST_F(JobReaperTest, APrunePassDropsOldSamplesAndFoldsOldSummaries) {
+  server::PgStoreOptions options;
+  options.url = url_;
+  StatusOr<std::unique_ptr<server::Store>> opened = server::OpenPgStore(options);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  server::Store* store = opened->get();
+  const std::string url = url_;
+  server::Database database(std::move(*opened), [url] { return server::RunMigrations(url); });
+  ASSERT_TRUE(database.Probe().ok());
+  v1::RegisterRequest registration;
+  registration.set_hostname("node-1");
+  *registration.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
+  StatusOr<std::string> worker =
+      store->RegisterWorker(registration, server::WorkerCaller{"w", false}, seconds(30));
+  ASSERT_TRUE(worker.ok()) << worker.status().ToString();
+  StatusOr<v1::Job> job = store->EnqueueJob(RpcTest::ValidSpec(), 1, "t", "");
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  auto lease = store->ClaimJob(*worker, "GPU-1", seconds(30));
+  ASSERT_TRUE(lease.ok() && lease->has_value());
+  v1::Measurement m;
+  m.mutable_case_()->set_family("reduce");
+  m.mutable_case_()->set_variant("tree");
+  m.mutable_case_()->set_canonical("reduce/tree?n=1024");
+  m.set_status(v1::POINT_STATUS_OK);
+  m.set_verified(true);
+  m.mutable_stats()->set_median(1e-3);
+  m.add_samples_seconds(1e-3);
+  v1::RunEnvironment environment;
+  *environment.mutable_device() = MakeGpu("GPU-1", "NVIDIA H100");
+  const int64_t run = (*lease)->run_id;
+  ASSERT_TRUE(store->UploadMeasurements(run, *worker, environment, {m}).ok());
+  ASSERT_TRUE(store->FinishJob(*worker, job->id(), run, v1::JOB_OUTCOME_SUCCEEDED, "").ok());
+  {
+    pqxx::connection conn(url_);
+    pqxx::work tx(conn);
+    tx.exec_params("UPDATE run SET started_at = now() - interval '400 days',"
+                   " finished_at = now() - interval '400 days' WHERE id = $1",
+                   run);
+    tx.commit();
+  }
+  server::queue::JobReaper reaper(&database, server::queue::JobReaperOptions{});  // 90 / 365 days
+  ASSERT_TRUE(reaper.RunOnce().ok());
+  EXPECT_EQ(reaper.samples_dropped(), 1);
+  EXPECT_EQ(reaper.summaries_folded(), 1);
+  pqxx::connection conn(url_);
+  pqxx::work tx(conn);
+  EXPECT_EQ(tx.exec("SELECT count(*) FROM measurement").at(0).at(0).as<int>(), 0);
+  pqxx::result rollup = tx.exec("SELECT cardinality(run_medians) FROM measurement_rollup");
+  ASSERT_EQ(rollup.size(), 1u);
+  EXPECT_EQ(rollup[0][0].as<int>(), 1);
 }
 
 TEST_F(JobReaperTest, ASlowMetricsRefreshDoesNotDelayReaping) {
