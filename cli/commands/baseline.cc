@@ -22,6 +22,7 @@ struct BaselineFlags {
   std::vector<int64_t> runs;  // pin
   int64_t id = 0;             // unpin
   int64_t run_id = 0;         // list
+  int64_t schedule_run = 0;   // pin
   std::string series;
   std::string note;
   int limit = 50;
@@ -44,7 +45,11 @@ int PrintPin(const ClientOptions& client, const v1::BaselinePin& pin, const char
 
 int RunPin(const ClientOptions& client, const BaselineFlags& flags) {
   v1::PinBaselineRequest request;
+  if (flags.runs.empty() && flags.schedule_run == 0) {
+    return ReportError(InvalidArgumentError("baseline pin: give RUN ids or --schedule-run"));
+  }
   for (int64_t run : flags.runs) request.add_run_ids(run);
+  request.set_schedule_run_id(flags.schedule_run);
   request.set_series_id(flags.series);
   request.set_note(flags.note);
   auto stub = Stub(client);
@@ -101,7 +106,10 @@ void RegisterBaseline(CLI::App& app, const ClientOptions& client, int* exit_code
   auto pin = std::make_shared<BaselineFlags>();
   CLI::App* pin_cmd = cmd->add_subcommand("pin", "Pin runs (e.g. a release build's) as a baseline");
   pin_cmd->add_option("RUN", pin->runs, "run ids, pinned together as one baseline")
-      ->required()
+      ->check(CLI::PositiveNumber);
+  pin_cmd->add_option("--schedule-run", pin->schedule_run,
+                      "a schedule run (`warpwatch schedule runs NAME`): its succeeded runs, one "
+                      "per GPU, join the pin")
       ->check(CLI::PositiveNumber);
   pin_cmd->add_option("--series", pin->series,
                       "only this series (<case canonical>@<GPU model>); default: every series "

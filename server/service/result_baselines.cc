@@ -27,7 +27,10 @@ constexpr size_t kMaxSeriesIdLength = 1024;
 
 StatusOr<BaselinePinRequest> ToPinRequest(const v1::PinBaselineRequest& request,
                                           const std::string& principal) {
-  if (request.run_ids().empty()) return InvalidArgumentError("run_ids: at least one run");
+  if (request.schedule_run_id() < 0) return InvalidArgumentError("schedule_run_id: negative");
+  if (request.run_ids().empty() && request.schedule_run_id() == 0) {
+    return InvalidArgumentError("run_ids: at least one run, or a schedule_run_id");
+  }
   if (request.run_ids_size() > kMaxPinRuns) {
     return InvalidArgumentError("run_ids: at most " + std::to_string(kMaxPinRuns) + " runs");
   }
@@ -42,6 +45,7 @@ StatusOr<BaselinePinRequest> ToPinRequest(const v1::PinBaselineRequest& request,
                                 "\" is not a series id (<case canonical>@<GPU model>)");
   }
   RETURN_IF_ERROR(CheckLength(request.note(), kMaxPinNoteLength, "note"));
+  pin.schedule_run_id = request.schedule_run_id();
   pin.series_id = request.series_id();
   pin.note = request.note();
   pin.pinned_by = principal;

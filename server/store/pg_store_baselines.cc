@@ -87,15 +87,49 @@ Status CheckPinnable(pqxx::work& tx, int64_t id, const std::string& series_id,
       run + " has no good point (status OK, verified, not throttled): " + "not a baseline");
 }
 
+// The runs of schedule run `id` that CheckPinnable accepts, ascending.
+StatusOr<std::vector<int64_t>> PinnableRunsOfScheduleRun(pqxx::work& tx, int64_t id,
+                                                        const std::string& series_id,
+                                                        double max_throttled_fraction) {
+  const std::string what = "schedule run " + std::to_string(id);
+  if (tx.exec_params("SELECT 1 FROM schedule_run WHERE id = $1", id).empty()) {
+    return NotFoundError(what + " not found");
+  }
+  pqxx::result runs = tx.exec_params(
+      "SELECT r.id FROM run r JOIN job j ON j.id = r.job_id"
+      " WHERE j.schedule_run_id = $1 AND r.state = 'SUCCEEDED' ORDER BY r.id",
+      id);
+  std::vector<int64_t> ids;
+  for (const pqxx::row& row : runs) {
+    const int64_t run = row[0].as<int64_t>();
+    if (CheckPinnable(tx, run, series_id, max_throttled_fraction).ok()) ids.push_back(run);
+  }
+  if (ids.empty()) {
+    return FailedPreconditionError(
+        what + " has no SUCCEEDED run with a good point" +
+        (series_id.empty() ? std::string() : " of series " + series_id) + " (" +
+        std::to_string(runs.size()) + " succeeded runs): nothing to pin");
+  }
+  return ids;
+}
+
 }  // namespace
 
 StatusOr<v1::BaselinePin> PgStore::PinBaseline(const BaselinePinRequest& request,
                                                double max_throttled_fraction) {
-  if (request.run_ids.empty()) return InvalidArgumentError("run_ids: empty");
-  std::vector<int64_t> ids = request.run_ids;
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (request.run_ids.empty() && request.schedule_run_id <= 0) {
+    return InvalidArgumentError("run_ids: empty and no schedule run");
+  }
   return Run<v1::BaselinePin>("PinBaseline", [&](pqxx::work& tx) -> StatusOr<v1::BaselinePin> {
+    std::vector<int64_t> ids = request.run_ids;
+    if (request.schedule_run_id > 0) {
+      ASSIGN_OR_RETURN(std::vector<int64_t> of_schedule,
+                       PinnableRunsOfScheduleRun(tx, request.schedule_run_id, request.series_id,
+                                                 max_throttled_fraction));
+      ids.insert(ids.end(), of_schedule.begin(), of_schedule.end());
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     for (int64_t id : ids) {
       RETURN_IF_ERROR(CheckPinnable(tx, id, request.series_id, max_throttled_fraction));
     }

@@ -168,7 +168,12 @@ inline constexpr PageSizeLimits kBaselinePageSizes{50, 1000};
 // grouped by job.schedule_run_id) is meant to be pinned by resolving it to its run ids at the RPC
 // edge and passing them here as one pin, unpinned as one.
 struct BaselinePinRequest {
-  std::vector<int64_t> run_ids;  // non-empty (duplicates are ignored)
+  std::vector<int64_t> run_ids;  // non-empty unless schedule_run_id is set (duplicates ignored)
+  // With a schedule run: its SUCCEEDED runs that have a good point (of series_id, when set) join
+  // run_ids, so "pin last night's release run on every GPU" is one pin; its failed or unrelated
+  // runs (other GPU models, for a series pin) are left out. NOT_FOUND for an unknown schedule run,
+  // FAILED_PRECONDITION when none of its runs qualifies.
+  int64_t schedule_run_id = 0;
   std::string series_id;         // "" = every series the runs measured
   std::string note;
   std::string pinned_by;  // the caller's principal

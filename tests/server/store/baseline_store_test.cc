@@ -19,6 +19,31 @@ class BaselineStoreTest : public AnalysisTest {
     request.pinned_by = by;
     return store_->PinBaseline(request, 0.05);
   }
+  // A fired schedule run grouping the jobs of `runs`.
+  int64_t ScheduleRunOf(const std::vector<int64_t>& runs) {
+    const int64_t schedule =
+        Sql("INSERT INTO schedule (name, cron, job_template) VALUES ($1, '0 2 * * *', '{}')"
+            " RETURNING id",
+            "nightly-" + std::to_string(++schedules_))
+            .at(0).at(0).as<int64_t>();
+    const int64_t id = Sql("INSERT INTO schedule_run (schedule_id, due_at, trigger, state)"
+                           " VALUES ($1, now(), 'CRON', 'FIRED') RETURNING id",
+                           schedule)
+                           .at(0).at(0).as<int64_t>();
+    for (int64_t run : runs) {
+      Sql("UPDATE job SET schedule_run_id = $1 WHERE id = (SELECT job_id FROM run WHERE id = $2)",
+          id, run);
+    }
+    return id;
+  }
+  StatusOr<v1::BaselinePin> PinScheduleRun(int64_t schedule_run, const std::string& series = "") {
+    BaselinePinRequest request;
+    request.schedule_run_id = schedule_run;
+    request.series_id = series;
+    request.pinned_by = "ci";
+    return store_->PinBaseline(request, 0.05);
+  }
+  int schedules_ = 0;
   std::vector<int64_t> Ids(const BaselinePage& page) {
     std::vector<int64_t> ids;
     for (const v1::BaselinePin& p : page.pins) ids.push_back(p.id());
@@ -38,6 +63,31 @@ TEST_F(BaselineStoreTest, APinHoldsItsRunsOnceInOrderWithWhoAndWhy) {
   EXPECT_EQ(pin.pinned_by(), "alice");
   EXPECT_EQ(pin.note(), "release");
   EXPECT_GT(pin.pinned_at().seconds(), 0);
+}
+
+TEST_F(BaselineStoreTest, AScheduleRunPinsItsSucceededRunsThatHaveAGoodPoint) {
+  const int64_t a = AddRun({Point()});
+  const int64_t b = AddRun({Point()}, OnDevice(kDeviceB));
+  const int64_t failed = AddRun({Point()}, Ending("FAILED"));
+  AddRun({Point()});  // not part of the schedule run
+  const int64_t night = ScheduleRunOf({a, b, failed});
+  ASSERT_OK_AND_ASSIGN(v1::BaselinePin pin, PinScheduleRun(night));
+  EXPECT_EQ(std::vector<int64_t>(pin.run_ids().begin(), pin.run_ids().end()),
+            (std::vector<int64_t>{a, b}));
+  EXPECT_EQ(pin.pinned_by(), "ci");
+}
+
+TEST_F(BaselineStoreTest, AnUnknownScheduleRunIsNotFoundAndOneWithNothingGoodIsRefused) {
+  EXPECT_EQ(PinScheduleRun(999).status().code(), StatusCode::kNotFound);
+  const int64_t failed = AddRun({Point()}, Ending("FAILED"));
+  const int64_t night = ScheduleRunOf({failed});
+  StatusOr<v1::BaselinePin> pin = PinScheduleRun(night);
+  ASSERT_FALSE(pin.ok());
+  EXPECT_EQ(pin.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(pin.status().message().find("schedule run " + std::to_string(night)),
+            std::string::npos)
+      << pin.status().message();
+  EXPECT_EQ(Sql("SELECT count(*) FROM baseline_pin").at(0).at(0).as<int>(), 0);
 }
 
 TEST_F(BaselineStoreTest, AnUnknownRunIsNotFound) {
