@@ -55,8 +55,14 @@ StatusOr<TokenTable> ParseTokenFile(const std::string& text, const std::string& 
     }
     std::optional<Role> role = ParseRole(parts[1]);
     if (!role) {
-      return InvalidArgumentError(where + "unknown role \"" + parts[1] +
-                                  "\" (reader, submitter, worker, admin)");
+      // The message reaches the server's log: a role field as long as a token may be one (the
+      // columns swapped), so only a short one is quoted.
+      const std::string shown = parts[1].size() < kMinTokenLength
+                                    ? "\"" + parts[1] + "\""
+                                    : "(" + std::to_string(parts[1].size()) +
+                                          " characters, not shown: it may be a token)";
+      return InvalidArgumentError(where + "unknown role " + shown +
+                                  " (reader, submitter, worker, admin)");
     }
     if (!All(parts[2], IsNameChar)) {
       return InvalidArgumentError(where + "name must be [A-Za-z0-9._@-]+");
