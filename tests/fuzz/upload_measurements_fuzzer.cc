@@ -1,11 +1,14 @@
 // File: tests/fuzz/upload_measurements_fuzzer.cc
-// A measurement upload batch as a worker sends it (UploadMeasurementsRequest, written as protobuf
-// JSON; the corpus holds measurements of the committed H100 runs): the edge's checks
+// A measurement upload batch as a worker sends it (UploadMeasurementsRequest in the binary wire
+// format gRPC carries, or, for an input starting with '{', protobuf JSON: the corpus holds
+// measurements of the committed H100 runs in both forms; JSON cannot express every value, e.g. a
+// timestamp out of range, so the binary form matters): the edge's checks
 // (server/service/detail/worker_requests) and, for a batch they accept, the store's conversion of
 // each measurement into its row (server/store/detail/measurement_row: MeasurementRecord, what
 // json_to_recordset reads). Checks: no crash; refusals are INVALID_ARGUMENT or
-// RESOURCE_EXHAUSTED; every accepted measurement converts, into one JSON object whose document
-// decodes back to the measurement without its samples.
+// RESOURCE_EXHAUSTED; every accepted measurement has a measured_at inside Timestamp's range
+// (0001-01-01 to 9999-12-31: what PostgreSQL stores and microseconds hold) and converts, into one
+// JSON object whose document decodes back to the measurement without its samples.
 #include <google/protobuf/util/json_util.h>
 #include <nlohmann/json.hpp>
 
@@ -27,14 +30,24 @@ std::string HexDecode(const std::string& hex) {
   return out;
 }
 
+// Timestamp's documented range (google/protobuf/timestamp.proto).
+bool IsValidTimestamp(const google::protobuf::Timestamp& ts) {
+  return ts.seconds() >= -62135596800 && ts.seconds() <= 253402300799 && ts.nanos() >= 0 &&
+         ts.nanos() <= 999999999;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string json(reinterpret_cast<const char*>(data), size);
+  const std::string json(reinterpret_cast<const char*>(data), size);  // or binary
   warpwatch::v1::UploadMeasurementsRequest request;
-  google::protobuf::util::JsonParseOptions options;
-  options.ignore_unknown_fields = false;
-  if (!google::protobuf::util::JsonStringToMessage(json, &request, options).ok()) return 0;
+  if (!json.empty() && json[0] == '{') {
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = false;
+    if (!google::protobuf::util::JsonStringToMessage(json, &request, options).ok()) return 0;
+  } else if (!request.ParseFromString(json)) {
+    return 0;
+  }
 
   warpwatch::server::detail::UploadLimits limits;
   limits.max_measurements = 50;
@@ -49,6 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   for (const warpwatch::v1::Measurement& m : request.measurements()) {
+    if (m.has_measured_at() && !IsValidTimestamp(m.measured_at())) std::abort();
     const std::string series_id = warpwatch::server::detail::SeriesId(m.case_().canonical(), "GPU");
     auto record = warpwatch::server::detail::MeasurementRecord(request.run_id(), series_id, m);
     if (!record.ok()) std::abort();
