@@ -10,14 +10,6 @@ if(WARPWATCH_SANITIZE)
   set(_ww_sanitize_flags -fsanitize=address,undefined -fno-omit-frame-pointer
       -fno-sanitize-recover=undefined)
   add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${_ww_sanitize_flags}>")
-  # GCC's -Wmaybe-uninitialized reads ASan's instrumentation as uses of uninitialized memory
-  # (GCC documents more false positives under -fsanitize=address): at -O1 it fires inside
-  # libstdc++'s std::regex (std::function's _M_manager, tests/common/catalog/catalog_test.cc),
-  # which -Werror turns into a failed build. The normal -O0 tree never runs that analysis, so
-  # nothing is lost against it; ASan itself reports real uses of uninitialized heap as bugs.
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-Wno-maybe-uninitialized>")
-  endif()
   # Every link of a C/C++ target gets the runtimes (CUDA executables link through the host
   # compiler too, so the flags are given unconditionally).
   add_link_options(-fsanitize=address,undefined)
