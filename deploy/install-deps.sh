@@ -11,6 +11,7 @@ packages=(
   postgresql openssl procps util-linux
   librsvg2-bin libpng-dev fonts-dejavu-core  # warpwatch-report's SVG charts, rendered in a test
   libabsl-dev tzdata  # schedules: cron in IANA time zones (server/schedule)
+  clang libclang-rt-14-dev  # libFuzzer targets (tests/run_fuzzers.sh): clang and its libFuzzer runtime
   prometheus  # promtool, for tests/deploy (its service is not needed: warpwatch's tests run none)
 )
 

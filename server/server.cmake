@@ -22,6 +22,17 @@ target_include_directories(warpwatch_server_validation PUBLIC ${PROJECT_SOURCE_D
 target_link_libraries(warpwatch_server_validation PUBLIC warpwatch_catalog warpwatch_proto)
 warpwatch_strict(warpwatch_server_validation)
 
+# Request checks and parsing that need neither a database nor gRPC's server: WorkerService's
+# request checks and UploadRun's run-file parsing. A library of their own so the fuzzers
+# (tests/fuzz) link them without the whole edge.
+add_library(warpwatch_server_requests STATIC
+  service/detail/worker_requests.cc
+  service/result_upload.cc)
+target_include_directories(warpwatch_server_requests PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(warpwatch_server_requests PUBLIC warpwatch_status warpwatch_proto
+  PRIVATE OpenSSL::Crypto)
+warpwatch_strict(warpwatch_server_requests)
+
 add_library(warpwatch_server_edge STATIC
   config/server_config.cc
   database/database.cc
@@ -42,7 +53,6 @@ add_library(warpwatch_server_edge STATIC
   service/fleet_service.cc
   service/schedule_service.cc
   service/detail/schedule_requests.cc
-  service/detail/worker_requests.cc
   queue/job_reaper.cc
   metrics/fleet_metrics.cc
   metrics/database_metrics.cc
@@ -55,6 +65,7 @@ add_library(warpwatch_server_edge STATIC
 target_include_directories(warpwatch_server_edge PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_server_edge PUBLIC
   warpwatch_server_auth
+  warpwatch_server_requests
   warpwatch_server_validation
   warpwatch_store
   warpwatch_pg_schedule_store

@@ -2,11 +2,21 @@
 # The README's test command: installs what the tests need, builds, and runs every test with ctest.
 # Store and RPC tests start their own throwaway PostgreSQL (as an unprivileged user when run as
 # root). GPU tests (label `gpu`) print "skipped: no CUDA device" on machines without one.
-# Extra arguments go to ctest (e.g. tests/run.sh -L gpu, tests/run.sh -R store).
 #
-# The tests build into build-tests/ (WARPWATCH_BUILD_DIR overrides), unoptimised host code by
-# default (WARPWATCH_BUILD_TYPE overrides; device code is optimised by ptxas either way): it
-# compiles about a third faster, and the quickstart's optimised build/ stays untouched.
+# Two trees, so that no test list runs twice (docs/testing.md, "What CI runs where"):
+# - build-tests/ (WARPWATCH_BUILD_DIR overrides): the normal build, CUDA on where nvcc is found,
+#   unoptimised host code (WARPWATCH_BUILD_TYPE overrides; device code is optimised by ptxas
+#   either way). Only what its tests need is built there (target warpwatch_cuda_tree: kernels,
+#   worker, server and replay worker), and it runs the tests that need CUDA or are not C++ of ours:
+#   labels gpu, cuda (CPU tests only a CUDA build has) and deploy.
+# - build-asan/: tests/run_sanitized.sh, every CPU test under ASan + UBSan (the unit, store, RPC,
+#   CLI, end-to-end tests and the fuzz corpora).
+#
+# The split is opt-in for now (WARPWATCH_SANITIZED=1): its end-to-end time on a fresh 2-core
+# machine has not been measured yet, against CI's 90 minutes. By default (WARPWATCH_SANITIZED=0)
+# build-tests/ builds everything and runs every test, the fuzz corpora's replays included, as CI
+# has done so far; tests/run_sanitized.sh runs the sanitized tree on its own. Extra arguments go to
+# ctest in build-tests/ (everything built, no sanitized tree): tests/run.sh -L gpu, -R store.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/deploy/install-deps.sh"
@@ -15,6 +25,15 @@ if [ -z "${WARPWATCH_BUILD_TYPE:-}" ]; then
   export WARPWATCH_BUILD_TYPE=Debug
   export WARPWATCH_CMAKE_ARGS="${WARPWATCH_CMAKE_ARGS:-} -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_CUDA_FLAGS_DEBUG=-O0"
 fi
-"$root/deploy/build.sh"
-ctest --test-dir "$WARPWATCH_BUILD_DIR" --output-on-failure --timeout 600 \
-  -j "${WARPWATCH_TEST_JOBS:-2}" "$@"
+ctest_args=(--output-on-failure --timeout 600 -j "${WARPWATCH_TEST_JOBS:-2}")
+
+if [ $# -gt 0 ] || [ "${WARPWATCH_SANITIZED:-0}" = 0 ]; then
+  "$root/deploy/build.sh"
+  exec ctest --test-dir "$WARPWATCH_BUILD_DIR" "${ctest_args[@]}" "$@"
+fi
+
+WARPWATCH_BUILD_TARGET=warpwatch_cuda_tree "$root/deploy/build.sh"
+status=0
+ctest --test-dir "$WARPWATCH_BUILD_DIR" "${ctest_args[@]}" -L 'gpu|cuda|deploy' || status=$?
+WARPWATCH_SKIP_DEPS=1 "$root/tests/run_sanitized.sh" || status=$?
+exit "$status"

@@ -31,8 +31,6 @@ bool All(const std::string& s, Pred pred) {
   return !s.empty();
 }
 
-bool TokenShaped(const std::string& s) { return s.size() >= kMinTokenLength && All(s, IsTokenChar); }
-
 constexpr std::string_view kExpiresPrefix = "expires=";
 
 }  // namespace
@@ -89,8 +87,12 @@ StatusOr<TokenTable> ParseTokenFile(const std::string& text, const std::string& 
     }
     std::optional<Role> role = ParseRole(parts[1]);
     if (!role) {
-      // A line with its fields swapped would put a token here: never echo one into a log.
-      const std::string shown = TokenShaped(parts[1]) ? "(a token-shaped field)" : "\"" + parts[1] + "\"";
+      // The message reaches the server's log: a role field as long as a token may be one (the
+      // columns swapped), so only a short one is quoted.
+      const std::string shown = parts[1].size() < kMinTokenLength
+                                    ? "\"" + parts[1] + "\""
+                                    : "(" + std::to_string(parts[1].size()) +
+                                          " characters, not shown: it may be a token)";
       return InvalidArgumentError(where + "unknown role " + shown +
                                   " (reader, submitter, worker, admin)");
     }

@@ -3,7 +3,7 @@
 target_sources(warpwatch_server_edge PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/result_baselines.cc
   ${CMAKE_CURRENT_LIST_DIR}/result_compare.cc
-  ${CMAKE_CURRENT_LIST_DIR}/result_requests.cc
-  ${CMAKE_CURRENT_LIST_DIR}/result_upload.cc)
-# CompareRuns uses the detector; UploadRun digests the run with SHA-256.
+  ${CMAKE_CURRENT_LIST_DIR}/result_requests.cc)
+# CompareRuns uses the detector; UploadRun digests the run with SHA-256 (result_upload.cc is in
+# warpwatch_server_requests, server/server.cmake).
 target_link_libraries(warpwatch_server_edge PRIVATE warpwatch_detect_proto OpenSSL::Crypto)

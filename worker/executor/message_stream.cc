@@ -3,11 +3,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 namespace warpwatch::worker {
 namespace {
+
+constexpr size_t kReadChunkBytes = 1u << 20;
 
 Status WriteAll(int fd, const char* data, size_t size) {
   while (size > 0) {
@@ -69,9 +72,16 @@ Status ReadMessage(int fd, google::protobuf::MessageLite* message) {
   if (got < 4) return Status(StatusCode::kDataLoss, "truncated frame header");
   const uint32_t len = DecodeLength(header);
   if (len > kMaxFrameBytes) return Status(StatusCode::kDataLoss, "oversized frame");
-  std::string payload(len, '\0');
-  RETURN_IF_ERROR(ReadAll(fd, payload.data(), len, &got));
-  if (got < len) return Status(StatusCode::kDataLoss, "truncated frame");
+  // The payload grows as it arrives, a chunk at a time: a corrupt length prefix does not cost an
+  // allocation of up to kMaxFrameBytes before the stream turns out to be short.
+  std::string payload;
+  while (payload.size() < len) {
+    const size_t chunk = std::min<size_t>(len - payload.size(), kReadChunkBytes);
+    const size_t old_size = payload.size();
+    payload.resize(old_size + chunk);
+    RETURN_IF_ERROR(ReadAll(fd, payload.data() + old_size, chunk, &got));
+    if (got < chunk) return Status(StatusCode::kDataLoss, "truncated frame");
+  }
   if (!message->ParseFromString(payload)) {
     return Status(StatusCode::kDataLoss, "frame does not parse");
   }

@@ -17,6 +17,12 @@ Status Required(const std::string& value, const char* field) {
   return OkStatus();
 }
 
+// Timestamp's range (google/protobuf/timestamp.proto); the binary wire format carries any value.
+bool InTimestampRange(const google::protobuf::Timestamp& ts) {
+  return ts.seconds() >= -62135596800 && ts.seconds() <= 253402300799 && ts.nanos() >= 0 &&
+         ts.nanos() <= 999999999;
+}
+
 Status Positive(int64_t value, const char* field) {
   if (value <= 0) {
     return InvalidArgumentError(std::string(field) + ": must be > 0, got " + std::to_string(value));
@@ -106,8 +112,14 @@ Status ValidateUploadMeasurements(const v1::UploadMeasurementsRequest& request,
                                   std::to_string(limits.max_bytes) + "; split the batch");
   }
   for (int i = 0; i < request.measurements_size(); ++i) {
-    if (request.measurements(i).case_().canonical().empty()) {
+    const v1::Measurement& m = request.measurements(i);
+    if (m.case_().canonical().empty()) {
       return InvalidArgumentError("measurements[" + std::to_string(i) + "].case.canonical: empty");
+    }
+    if (m.has_measured_at() && !InTimestampRange(m.measured_at())) {
+      return InvalidArgumentError("measurements[" + std::to_string(i) +
+                                  "].measured_at: outside 0001-01-01..9999-12-31 or nanos outside "
+                                  "0..999999999");
     }
   }
   return OkStatus();

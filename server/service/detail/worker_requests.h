@@ -30,7 +30,8 @@ Status ValidateHeartbeat(const v1::HeartbeatRequest& request);
 Status ValidateAcquireJob(const v1::AcquireJobRequest& request);
 // worker_id set; job_id, run_id > 0; 0 <= points_done; 0 <= points_total.
 Status ValidateReportProgress(const v1::ReportProgressRequest& request);
-// worker_id set; run_id > 0; the batch within `limits`; every measurement has case.canonical.
+// worker_id set; run_id > 0; the batch within `limits`; every measurement has case.canonical and
+// a measured_at, when set, inside Timestamp's range.
 Status ValidateUploadMeasurements(const v1::UploadMeasurementsRequest& request,
                                   const UploadLimits& limits);
 // worker_id set; job_id, run_id > 0; a known outcome other than UNSPECIFIED; bounded error.

@@ -4,11 +4,20 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/time_util.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace warpwatch::server::detail {
+namespace {
+
+// Timestamp's range (google/protobuf/timestamp.proto): 0001-01-01T00:00:00Z to
+// 9999-12-31T23:59:59Z.
+constexpr int64_t kMinTimestampSeconds = -62135596800;
+constexpr int64_t kMaxTimestampSeconds = 253402300799;
+
+}  // namespace
 
 std::string JobStateName(v1::JobState state) {
   switch (state) {
@@ -41,7 +50,10 @@ google::protobuf::Timestamp TimestampFromMicros(int64_t micros) {
 }
 
 int64_t MicrosFromTimestamp(const google::protobuf::Timestamp& ts) {
-  return google::protobuf::util::TimeUtil::TimestampToMicroseconds(ts);
+  google::protobuf::Timestamp clamped;
+  clamped.set_seconds(std::clamp(ts.seconds(), kMinTimestampSeconds, kMaxTimestampSeconds));
+  clamped.set_nanos(std::clamp(ts.nanos(), 0, 999999999));
+  return google::protobuf::util::TimeUtil::TimestampToMicroseconds(clamped);
 }
 
 std::string MicrosSql(const std::string& column) {

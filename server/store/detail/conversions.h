@@ -24,6 +24,9 @@ v1::JobState JobStateFromName(const std::string& name);
 
 // 0 <-> an unset (zero) timestamp.
 google::protobuf::Timestamp TimestampFromMicros(int64_t micros);
+// A timestamp from a client may hold any seconds and nanos: it is clamped into Timestamp's range
+// (0001-01-01 to 9999-12-31, nanos 0..999999999) first, so the product never overflows int64
+// (protobuf's TimeUtil would, which is undefined behaviour) and PostgreSQL takes the result.
 int64_t MicrosFromTimestamp(const google::protobuf::Timestamp& ts);
 
 // SQL expression giving a timestamptz column as epoch microseconds (0 for NULL).

@@ -96,9 +96,34 @@ constexpr const char* kInsertColumns =
     " theoretical_occupancy, occupancy_limiter, achieved_occupancy, counters, counters_note,"
     " verified, max_error, l2_flushed, stop_reason, measured_at, doc_pb, device_uuid";
 
-// One element of the JSON array json_to_recordset reads (columns of kRecordColumns).
-StatusOr<std::string> Record(int64_t run_id, const std::string& series_id,
-                             const v1::Measurement& m) {
+// Elements of a one-dimensional PostgreSQL array literal ("{1.5,NaN}", "{t,f}"); no quoting
+// (numbers and booleans only).
+std::vector<std::string> ArrayElements(const std::string& literal) {
+  std::vector<std::string> out;
+  if (literal.size() < 2) return out;
+  const std::string body = literal.substr(1, literal.size() - 2);
+  size_t start = 0;
+  while (start <= body.size() && !body.empty()) {
+    const size_t comma = body.find(',', start);
+    out.push_back(
+        body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+double ParseDouble(const std::string& text) {
+  if (text == "NaN") return std::nan("");
+  if (text == "Infinity") return HUGE_VAL;
+  if (text == "-Infinity") return -HUGE_VAL;
+  return std::strtod(text.c_str(), nullptr);
+}
+
+}  // namespace
+
+StatusOr<std::string> MeasurementRecord(int64_t run_id, const std::string& series_id,
+                                        const v1::Measurement& m) {
   // The document: everything but the sample arrays, which have columns of their own, as the
   // proto's binary form (migration 0010: a page of 100 decodes in well under a millisecond, where
   // protobuf's JSON parser needed ~20 ms for the same documents).
@@ -191,32 +216,6 @@ StatusOr<std::string> Record(int64_t run_id, const std::string& series_id,
   return text;
 }
 
-// Elements of a one-dimensional PostgreSQL array literal ("{1.5,NaN}", "{t,f}"); no quoting
-// (numbers and booleans only).
-std::vector<std::string> ArrayElements(const std::string& literal) {
-  std::vector<std::string> out;
-  if (literal.size() < 2) return out;
-  const std::string body = literal.substr(1, literal.size() - 2);
-  size_t start = 0;
-  while (start <= body.size() && !body.empty()) {
-    const size_t comma = body.find(',', start);
-    out.push_back(
-        body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
-double ParseDouble(const std::string& text) {
-  if (text == "NaN") return std::nan("");
-  if (text == "Infinity") return HUGE_VAL;
-  if (text == "-Infinity") return -HUGE_VAL;
-  return std::strtod(text.c_str(), nullptr);
-}
-
-}  // namespace
-
 std::string SeriesId(const std::string& case_canonical, const std::string& device_model) {
   return case_canonical + "@" + device_model;
 }
@@ -227,7 +226,7 @@ StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::stri
   std::string records = "[";
   for (const v1::Measurement& m : batch) {
     ASSIGN_OR_RETURN(std::string record,
-                     Record(run_id, SeriesId(m.case_().canonical(), device_model), m));
+                     MeasurementRecord(run_id, SeriesId(m.case_().canonical(), device_model), m));
     if (records.size() > 1) records += ',';
     records += record;
   }

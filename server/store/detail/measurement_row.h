@@ -20,6 +20,13 @@ namespace warpwatch::server::detail {
 // series_id of a case on a GPU model: "<canonical>@<device model>".
 std::string SeriesId(const std::string& case_canonical, const std::string& device_model);
 
+// One element of the JSON array InsertMeasurements hands to json_to_recordset: every column of the
+// row for `m`, its sample arrays as PostgreSQL array literals and the rest of the proto (run_id and
+// series_id set, sample arrays cleared) as the hex of its binary form. Pure (no database): the
+// upload fuzzer (tests/fuzz) checks it on any measurement a worker may send.
+StatusOr<std::string> MeasurementRecord(int64_t run_id, const std::string& series_id,
+                                        const v1::Measurement& m);
+
 // Inserts `batch` into run `run_id` in one INSERT ... SELECT FROM json_to_recordset(...)
 // ON CONFLICT (run_id, case_canonical) DO NOTHING: every field goes into its column, the rest of
 // the proto (run_id and series_id set, sample arrays cleared), in its binary form, into `doc_pb`

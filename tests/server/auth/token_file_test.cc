@@ -60,6 +60,18 @@ TEST(TokenFileTest, RefusesAnExpiryThatIsNotARealUtcTime) {
   }
 }
 
+// Found by tests/fuzz token_file (corpus: role_field_holds_a_token.txt): with the columns
+// swapped, the secret sits in the role field, and the error went to the server's log quoted.
+TEST(TokenFileTest, UnknownRoleErrorDoesNotShowATokenShapedRole) {
+  const std::string secret = "9f2c1e7a55d04b8e8c1f3a2b";
+  auto table = ParseTokenFile("ci-nightly-runner-01 " + secret + " submitter\n", "t");
+  ASSERT_FALSE(table.ok());
+  EXPECT_NE(table.status().message().find("t:1: unknown role"), std::string::npos);
+  EXPECT_NE(table.status().message().find("not shown"), std::string::npos);
+  EXPECT_EQ(table.status().message().find(secret.substr(0, 8)), std::string::npos)
+      << table.status().message();
+}
+
 TEST(TokenFileTest, RefusesAShortToken) {
   auto table = ParseTokenFile("short reader bob\n", "t");
   ASSERT_FALSE(table.ok());

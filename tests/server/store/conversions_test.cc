@@ -21,6 +21,20 @@ TEST(ConversionsTest, JobStateNamesRoundTrip) {
   EXPECT_EQ(JobStateFromName("bogus"), v1::JOB_STATE_UNSPECIFIED);
 }
 
+// Found by tests/fuzz upload_measurements (corpus: measured_at_out_of_range.pb): a worker's
+// measured_at, or a reader's time filter, with seconds or nanos out of range overflowed int64 in
+// the conversion to microseconds.
+TEST(ConversionsTest, MicrosFromTimestampClampsOutOfRangeValuesInsteadOfOverflowing) {
+  google::protobuf::Timestamp huge;
+  huge.set_seconds(std::numeric_limits<int64_t>::max());
+  huge.set_nanos(std::numeric_limits<int32_t>::max());
+  EXPECT_EQ(MicrosFromTimestamp(huge), 253402300799LL * 1000000 + 999999);
+  google::protobuf::Timestamp tiny;
+  tiny.set_seconds(std::numeric_limits<int64_t>::min());
+  tiny.set_nanos(-5);
+  EXPECT_EQ(MicrosFromTimestamp(tiny), -62135596800LL * 1000000);
+}
+
 TEST(ConversionsTest, TimestampsRoundTripThroughMicrosAndZeroMeansUnset) {
   google::protobuf::Timestamp ts = TimestampFromMicros(1700000000123456);
   EXPECT_EQ(ts.seconds(), 1700000000);
