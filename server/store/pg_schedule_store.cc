@@ -5,20 +5,11 @@
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/page_token.h"
 #include "server/store/detail/pg_schedule_store_impl.h"
+#include "server/store/detail/pg_store_impl.h"
 #include "server/store/detail/schedule_row.h"
 
 namespace warpwatch::server::detail {
 namespace {
-
-PoolOptions PoolOptionsOf(const PgStoreOptions& options) {
-  PoolOptions pool;
-  pool.url = WithConnectTimeout(options.url, 1);
-  pool.max_size = options.pool_size;
-  pool.acquire_timeout = options.acquire_timeout;
-  pool.statement_timeout = options.statement_timeout;
-  pool.observer = options.observer;
-  return pool;
-}
 
 StatusOr<v1::Schedule> SelectSchedule(pqxx::work& tx, const std::string& name, bool lock) {
   pqxx::result r = tx.exec_params("SELECT " + ScheduleColumns() +
@@ -45,7 +36,7 @@ StatusOr<WriteJson> ToJson(const schedule::ScheduleWrite& write) {
 }  // namespace
 
 PgScheduleStore::PgScheduleStore(const PgScheduleStoreOptions& options)
-    : online_window_(options.online_window), pool_(PoolOptionsOf(options.pg)) {}
+    : online_window_(options.online_window), pool_(PoolOptionsFor(options.pg)) {}
 
 StatusOr<v1::Schedule> PgScheduleStore::CreateSchedule(const schedule::ScheduleWrite& write,
                                                        const std::string& actor) {

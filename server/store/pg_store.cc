@@ -8,9 +8,8 @@
 
 namespace warpwatch::server {
 namespace detail {
-namespace {
 
-PoolOptions ToPoolOptions(const PgStoreOptions& options) {
+PoolOptions PoolOptionsFor(const PgStoreOptions& options) {
   PoolOptions pool;
   pool.url = WithConnectTimeout(options.url, 1);
   pool.max_size = options.pool_size;
@@ -20,10 +19,8 @@ PoolOptions ToPoolOptions(const PgStoreOptions& options) {
   return pool;
 }
 
-}  // namespace
-
 PgStore::PgStore(const PgStoreOptions& options)
-    : pool_(ToPoolOptions(options)), notifier_(WithConnectTimeout(options.url, 1)) {}
+    : pool_(PoolOptionsFor(options)), notifier_(WithConnectTimeout(options.url, 1)) {}
 
 Status PgStore::Ping() {
   StatusOr<bool> r = Run<bool>("Ping", [](pqxx::work& tx) -> StatusOr<bool> {

@@ -16,6 +16,10 @@
 
 namespace warpwatch::server::detail {
 
+// The connection pool a store opens over `options` (connect timeout 1 s, the options' size,
+// timeouts and observer): PgStore's and PgScheduleStore's pools are configured alike.
+PoolOptions PoolOptionsFor(const PgStoreOptions& options);
+
 // Thread-safe: the pool and the notifier are; the class holds no other mutable state.
 class PgStore : public Store {
  public:
