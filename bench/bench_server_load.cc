@@ -15,6 +15,10 @@
 //           database connections, sampled every second.
 //
 //   build/bin/bench_server_load [--scenario all|lease|ingest|fleet] [--server PATH] ...
+//       [--server-cpus 0,1 [--client-cpus 2-15]]
+// --server-cpus pins PostgreSQL and the server to those CPUs and the benchmark (the simulated
+// workers) to the others (or --client-cpus): the server side measured on N cores of its own.
+// Without it everything shares whatever CPUs the benchmark was started on (e.g. taskset -c 0,1).
 // Exit status 1 when the setup failed or a call answered wrongly; a missed goal is printed.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -24,10 +28,12 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/detail/cpu_placement.h"
 #include "bench/detail/fleet_scenario.h"
 #include "bench/detail/load_references.h"
 #include "bench/detail/paired_latency.h"
@@ -208,6 +214,24 @@ Status RunIngest(ServerUnderTest& server, const References& refs, int workers, i
   return OkStatus();
 }
 
+// Pins this process, and so the PostgreSQL and server it starts next, to `server_cpus`; returns
+// the CPUs the benchmark moves to once they run (`client_cpus`, or every other CPU).
+StatusOr<cpu_set_t> PlaceServer(const std::string& server_cpus, const std::string& client_cpus) {
+  ASSIGN_OR_RETURN(const cpu_set_t server, ParseCpuList(server_cpus));
+  cpu_set_t client = CpusOtherThan(server);
+  if (!client_cpus.empty()) {
+    ASSIGN_OR_RETURN(client, ParseCpuList(client_cpus));
+  }
+  if (CPU_COUNT(&client) == 0) {
+    return InvalidArgumentError("--server-cpus " + server_cpus +
+                                " leaves no CPU for the benchmark itself");
+  }
+  RETURN_IF_ERROR(PinThisProcess(server));
+  std::printf("placement: PostgreSQL and server on CPUs %s, benchmark on CPUs %s\n",
+              CpuListString(server).c_str(), CpuListString(client).c_str());
+  return client;
+}
+
 int Main(int argc, char** argv) {
   std::string scenario = "all";
   std::string server_path = WARPWATCH_SERVER_PATH;
@@ -215,6 +239,7 @@ int Main(int argc, char** argv) {
   int submits = 1000, ingest_workers = 8, ingest_measurements = 40000, fleet_workers = 1000;
   int fleet_seconds = 30, reference_calls = 200;
   std::vector<std::string> server_flags;
+  std::string server_cpus, client_cpus;
   CLI::App app{"warpwatch-server under load: lease latency, ingest rate, a fleet of workers"};
   app.add_option("--scenario", scenario)->check(CLI::IsMember({"all", "lease", "ingest", "fleet"}));
   app.add_option("--server", server_path, "warpwatch-server executable");
@@ -226,13 +251,35 @@ int Main(int argc, char** argv) {
   app.add_option("--fleet-seconds", fleet_seconds)->check(CLI::Range(1, 3600));
   app.add_option("--reference-calls", reference_calls)->check(CLI::Range(1, 100000));
   app.add_option("--server-flag", server_flags, "extra flag for the server (repeatable)");
+  app.add_option("--server-cpus", server_cpus,
+                 "CPU list for PostgreSQL and the server (e.g. 0,1); the benchmark runs elsewhere");
+  app.add_option("--client-cpus", client_cpus,
+                 "CPU list for the benchmark's own threads with --server-cpus (default: the rest)")
+      ->needs("--server-cpus");
   CLI11_PARSE(app, argc, argv);
+
+  std::optional<cpu_set_t> client_placement;
+  if (!server_cpus.empty()) {
+    auto placed = PlaceServer(server_cpus, client_cpus);
+    if (!placed.ok()) {
+      std::fprintf(stderr, "--server-cpus/--client-cpus: %s\n", placed.status().ToString().c_str());
+      return 2;
+    }
+    client_placement = *placed;
+  }
 
   const int tokens = std::max({1, ingest_workers, fleet_workers});
   auto server = ServerUnderTest::Start(server_path, tokens, server_flags);
   if (!server.ok()) {
     std::fprintf(stderr, "setup: %s\n", server.status().ToString().c_str());
     return 1;
+  }
+  if (client_placement) {
+    const Status pinned = PinThisProcess(*client_placement);
+    if (!pinned.ok()) {
+      std::fprintf(stderr, "placement: %s\n", pinned.ToString().c_str());
+      return 1;
+    }
   }
   std::printf("server %s, log %s; host: %u cores\n", server_path.c_str(),
               (*server)->log_path().c_str(), std::thread::hardware_concurrency());

@@ -19,18 +19,54 @@ namespace {
 
 using Clock = LoadClock;
 
+// One call's latency and when it started (seconds since the fleet's origin): where the slowest
+// calls fall tells a server-wide stall (heartbeats and health checks slow at the same moment)
+// from a queue (heartbeats slow, health fast) and from a start-up burst.
+struct TimedCall {
+  double at_s = 0;
+  double ms = 0;
+  const char* what = "";
+};
+
+std::vector<double> Latencies(const std::vector<TimedCall>& calls) {
+  std::vector<double> ms;
+  ms.reserve(calls.size());
+  for (const TimedCall& c : calls) ms.push_back(c.ms);
+  return ms;
+}
+
+// The `n` slowest of `calls`, and how many took over `threshold_ms` in each second of the run.
+void PrintSlowest(std::vector<TimedCall> calls, size_t n, double threshold_ms) {
+  std::sort(calls.begin(), calls.end(),
+            [](const TimedCall& a, const TimedCall& b) { return a.ms > b.ms; });
+  std::printf("slowest calls (started at, since the polls opened):");
+  for (size_t i = 0; i < std::min(n, calls.size()); ++i) {
+    std::printf("%s %s %.1f ms at %.2f s", i ? "," : "", calls[i].what, calls[i].ms,
+                calls[i].at_s);
+  }
+  std::map<int, int> slow_by_second;
+  for (const TimedCall& c : calls) {
+    if (c.ms > threshold_ms) ++slow_by_second[static_cast<int>(c.at_s)];
+  }
+  std::printf("\ncalls over %.0f ms by second of the run:", threshold_ms);
+  if (slow_by_second.empty()) std::printf(" none");
+  for (const auto& [second, count] : slow_by_second) std::printf(" %ds:%d", second, count);
+  std::printf("\n");
+}
+
 // N workers' long-polls and heartbeats, driven through gRPC's callback API so that the
 // benchmark needs no thread per simulated worker.
 class Fleet {
  public:
-  explicit Fleet(std::vector<std::unique_ptr<SimWorker>> workers) : workers_(std::move(workers)) {}
+  Fleet(std::vector<std::unique_ptr<SimWorker>> workers, Clock::time_point origin)
+      : workers_(std::move(workers)), origin_(origin) {}
 
   // Re-issues each worker's AcquireJob as soon as the previous one returns, until Stop().
   void StartPolls() {
     polls_.resize(workers_.size());
     for (size_t i = 0; i < workers_.size(); ++i) Poll(i);
   }
-  // One heartbeat of worker i; its latency lands in heartbeat_ms().
+  // One heartbeat of worker i; its latency lands in heartbeats().
   void Heartbeat(size_t i) {
     auto call = std::make_shared<HeartbeatCall>();
     ServerUnderTest::Authorize(call->context, workers_[i]->token());
@@ -41,10 +77,11 @@ class Fleet {
     workers_[i]->stub().async()->Heartbeat(
         &call->context, &call->request, &call->response, [this, call](grpc::Status s) {
           const double ms = MsSince(call->start);
+          const double at_s = std::chrono::duration<double>(call->start - origin_).count();
           {
             std::lock_guard<std::mutex> lock(mu_);
             if (s.ok()) {
-              heartbeat_ms_.push_back(ms);
+              heartbeats_.push_back({at_s, ms, "heartbeat"});
             } else {
               ++heartbeat_errors_;
               ++error_codes_[s.error_code()];
@@ -63,9 +100,9 @@ class Fleet {
     std::unique_lock<std::mutex> lock(mu_);
     idle_.wait(lock, [this] { return in_flight_ == 0; });
   }
-  std::vector<double> heartbeat_ms() {
+  std::vector<TimedCall> heartbeats() {
     std::lock_guard<std::mutex> lock(mu_);
-    return heartbeat_ms_;
+    return heartbeats_;
   }
   int heartbeat_errors() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -125,7 +162,8 @@ class Fleet {
   std::condition_variable idle_;
   int in_flight_ = 0;                              // guarded by mu_
   std::vector<std::shared_ptr<PollCall>> polls_;  // guarded by mu_
-  std::vector<double> heartbeat_ms_;              // guarded by mu_
+  const Clock::time_point origin_;
+  std::vector<TimedCall> heartbeats_;             // answered ones; guarded by mu_
   int heartbeat_errors_ = 0;                      // guarded by mu_
   std::map<int, int> error_codes_;                // heartbeat failures by code; guarded by mu_
 
@@ -156,16 +194,18 @@ Status RunFleet(ServerUnderTest& server, UnaryReference& unary, const References
               MsSince(register_start) / 1000);
   ASSIGN_OR_RETURN(const ProcessUse idle, server.Use());
   ASSIGN_OR_RETURN(const int idle_db, server.DatabaseConnections());
-  Fleet fleet(std::move(workers));
+  const Clock::time_point origin = Clock::now();
+  Fleet fleet(std::move(workers), origin);
   fleet.StartPolls();
 
   std::atomic<bool> stop{false};
-  std::vector<double> health_ms;
+  std::vector<TimedCall> health_calls;
   int health_errors = 0;
   std::thread health([&] {
     while (!stop) {
+      const double at_s = std::chrono::duration<double>(Clock::now() - origin).count();
       const double ms = unary.CallMs();
-      if (ms < 0) ++health_errors; else health_ms.push_back(ms);
+      if (ms < 0) ++health_errors; else health_calls.push_back({at_s, ms, "health"});
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   });
@@ -192,10 +232,10 @@ Status RunFleet(ServerUnderTest& server, UnaryReference& unary, const References
   stop = true;
   health.join();
   fleet.Stop();
-  const std::vector<double> hb = fleet.heartbeat_ms();
+  const std::vector<TimedCall> hb = fleet.heartbeats();
   if (hb.empty()) return InternalError("no heartbeat answered");
-  const Percentiles h = Summarize(hb);
-  const Percentiles hc = health_ms.empty() ? Percentiles{} : Summarize(health_ms);
+  const Percentiles h = Summarize(Latencies(hb));
+  const Percentiles hc = health_calls.empty() ? Percentiles{} : Summarize(Latencies(health_calls));
   std::printf("%d heartbeats answered over %d s, %d failed (%s); %d polls returned (%d failed)\n",
               static_cast<int>(hb.size()), seconds, fleet.heartbeat_errors(),
               fleet.ErrorCodes().c_str(), fleet.polls_returned(), fleet.poll_errors());
@@ -209,6 +249,9 @@ Status RunFleet(ServerUnderTest& server, UnaryReference& unary, const References
               " health max %.1f ms, goal < 100 ms %s (%d failed)\n",
               h.p99_ms, h.p99_ms / refs.unary.p99_ms, Goal(h.p99_ms <= 20), hc.max_ms,
               Goal(hc.max_ms < 100 && health_errors == 0), health_errors);
+  std::vector<TimedCall> all = hb;
+  all.insert(all.end(), health_calls.begin(), health_calls.end());
+  PrintSlowest(std::move(all), 8, 50);
   std::printf("server: threads %d idle -> %d peak; RSS %.0f -> %.0f MiB; database connections"
               " %d -> %d; CPU %.2f cores on average\n",
               idle.threads, peak.threads, idle.rss_mib, peak.rss_mib, idle_db, peak_db,
