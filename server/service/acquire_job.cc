@@ -1,8 +1,10 @@
 // File: server/service/acquire_job.cc
-// WorkerServiceImpl::AcquireJob: the long-poll. Claims at once, or parks the call
-// (detail/acquire_parking.h: gRPC's callback API, no thread held) until the store's job notifier
+// WorkerServiceImpl::AcquireJob: the long-poll. The handler authorizes and validates, then hands
+// the call to detail::AcquireParking (gRPC's callback API, no thread held): its arrival thread
+// checks the caller and claims at once, or parks the call until the store's job notifier
 // (PostgreSQL LISTEN/NOTIFY) wakes the parking thread, which claims again, so a matching submit
-// is handed out within milliseconds; no query runs while nothing happens.
+// is handed out within milliseconds; no query runs while nothing happens, and none on gRPC's
+// callback threads.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -47,30 +49,33 @@ grpc::ServerUnaryReactor* WorkerServiceImpl::AcquireJob(grpc::CallbackServerCont
   poll.context = context;
   poll.request = request;
   poll.response = response;
-  bool park = false;
+  bool admitted = false;
   const grpc::Status status = detail::AuthorizedCall(
       *authorizer_, *context, kAcquireJob, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateAcquireJob(*request));
-        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        RETURN_IF_ERROR(CheckCaller(*store, request->worker_id(), caller));
+        RETURN_IF_ERROR(database_->ReadyStore().status());  // no query: the schema flag
+        poll.caller = caller;
         poll.principal = caller.name;
         poll.end = WaitEnd(*context, request->wait_seconds(), options_.max_acquire_wait,
                            options_.deadline_margin);
-        // Read the generation before claiming: a job queued after the claim's snapshot advances
-        // it, so the parked poll claims again instead of missing that job.
-        poll.seen = store->job_notifier().Generation();
-        ASSIGN_OR_RETURN(const bool leased, Claim(poll));
-        // Nothing claimable: wait for a notification, parked (no thread held), unless the wait
-        // is already over or the server is stopping (then the empty answer now).
-        park = !leased && !shutdown_->raised() && Clock::now() < poll.end;
+        admitted = true;
         return OkStatus();
       });
-  if (park) {
-    Parking().Park(std::move(poll));
+  if (admitted) {
+    Parking().Arrive(std::move(poll));
   } else {
     reactor->Finish(status);
   }
   return reactor;
+}
+
+StatusOr<bool> WorkerServiceImpl::Admit(detail::ParkedPoll& poll) {
+  ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+  RETURN_IF_ERROR(CheckCaller(*store, poll.request->worker_id(), poll.caller));
+  // Read the generation before claiming: a job queued after the claim's snapshot advances it, so
+  // the parked poll claims again instead of missing that job.
+  poll.seen = store->job_notifier().Generation();
+  return Claim(poll);
 }
 
 StatusOr<bool> WorkerServiceImpl::Claim(const detail::ParkedPoll& poll) {
@@ -104,10 +109,11 @@ StatusOr<bool> WorkerServiceImpl::Claim(const detail::ParkedPoll& poll) {
 
 detail::AcquireParking& WorkerServiceImpl::Parking() {
   std::call_once(parking_once_, [this] {
-    // The store exists: the handler got it from ReadyStore() before parking.
+    // The store exists: the handler got it from ReadyStore() before the first arrival.
     Store* store = database_->ReadyStore().value();
     parking_ = std::make_unique<detail::AcquireParking>(
         &store->job_notifier(), shutdown_,
+        [this](detail::ParkedPoll& poll) { return Admit(poll); },
         [this](const detail::ParkedPoll& poll) { return Claim(poll); },
         [this](const detail::ParkedPoll& poll, const Status& status) {
           return ClaimFailure(poll, status);

@@ -90,10 +90,12 @@ class WorkerServiceImpl final
   // Store::CheckWorkerCaller, answered from caller_cache_ when the same principal (name and
   // whether admin) passed it for the same worker within the last 30 s.
   Status CheckCaller(Store& store, const std::string& worker_id, const auth::Principal& caller);
+  // A new poll's caller check and first claim (detail::AcquireParking::Admit).
+  StatusOr<bool> Admit(detail::ParkedPoll& poll);
   // One claim for a poll (detail::AcquireParking::Claim).
   StatusOr<bool> Claim(const detail::ParkedPoll& poll);
   grpc::Status ClaimFailure(const detail::ParkedPoll& poll, const Status& status);
-  // Created at the first park, when the store (and its notifier) exists.
+  // Created at the first arrival, when the store (and its notifier) exists.
   detail::AcquireParking& Parking();
 
   Database* database_;

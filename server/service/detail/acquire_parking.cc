@@ -7,17 +7,78 @@ namespace warpwatch::server::detail {
 
 using Clock = std::chrono::steady_clock;
 
-AcquireParking::AcquireParking(JobNotifier* notifier, const ShutdownSignal* shutdown, Claim claim,
-                               Failure failure)
+AcquireParking::AcquireParking(JobNotifier* notifier, const ShutdownSignal* shutdown, Admit admit,
+                               Claim claim, Failure failure)
     : notifier_(notifier),
       shutdown_(shutdown),
+      admit_(std::move(admit)),
       claim_(std::move(claim)),
       failure_(std::move(failure)),
-      thread_([this] { Loop(); }) {}
+      thread_([this] { Loop(); }),
+      arrival_thread_([this] { ArrivalLoop(); }) {}
 
 AcquireParking::~AcquireParking() {
+  {
+    std::lock_guard<std::mutex> lock(arrivals_mu_);
+    arrivals_stopping_ = true;
+  }
+  arrivals_cv_.notify_all();
+  arrival_thread_.join();  // answers what has not been admitted; parks nothing more
   stopping_ = true;
   thread_.join();
+}
+
+void AcquireParking::Arrive(ParkedPoll poll) {
+  {
+    std::lock_guard<std::mutex> lock(arrivals_mu_);
+    arrivals_.push_back(std::move(poll));
+  }
+  arrivals_cv_.notify_one();
+}
+
+void AcquireParking::ArrivalLoop() {
+  while (true) {
+    ParkedPoll poll;
+    bool stopping = false;
+    {
+      std::unique_lock<std::mutex> lock(arrivals_mu_);
+      arrivals_cv_.wait(lock, [this] { return arrivals_stopping_ || !arrivals_.empty(); });
+      if (arrivals_.empty()) return;  // stopping, and every arrival answered
+      stopping = arrivals_stopping_;
+      poll = std::move(arrivals_.front());
+      arrivals_.pop_front();
+      ++admitting_;
+    }
+    if (stopping) {
+      poll.reactor->Finish(grpc::Status::OK);  // empty: the server stops
+    } else {
+      AdmitOne(std::move(poll));
+    }
+    std::lock_guard<std::mutex> lock(arrivals_mu_);
+    --admitting_;
+  }
+}
+
+void AcquireParking::AdmitOne(ParkedPoll poll) {
+  if (poll.reactor->cancelled()) {
+    poll.reactor->Finish(
+        grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
+    return;
+  }
+  // Claimed once even when its wait is already over (wait_seconds 0 asks for exactly that). A
+  // poll queued behind a slow database past its client's deadline is cancelled, and ends above.
+  if (shutdown_->raised()) {
+    poll.reactor->Finish(grpc::Status::OK);  // empty: the server stops
+    return;
+  }
+  StatusOr<bool> leased = admit_(poll);
+  if (!leased.ok()) {
+    poll.reactor->Finish(failure_(poll, leased.status()));
+  } else if (*leased || shutdown_->raised() || Clock::now() >= poll.end) {
+    poll.reactor->Finish(grpc::Status::OK);  // a lease, or empty: the wait is already over
+  } else {
+    Park(std::move(poll));
+  }
 }
 
 void AcquireParking::Park(ParkedPoll poll) {
@@ -26,8 +87,13 @@ void AcquireParking::Park(ParkedPoll poll) {
 }
 
 size_t AcquireParking::size() const {
+  size_t arriving = 0;
+  {
+    std::lock_guard<std::mutex> lock(arrivals_mu_);
+    arriving = arrivals_.size() + admitting_;
+  }
   std::lock_guard<std::mutex> lock(mu_);
-  return polls_.size() + in_pass_;
+  return arriving + polls_.size() + in_pass_;
 }
 
 void AcquireParking::Loop() {

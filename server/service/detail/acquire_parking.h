@@ -1,10 +1,15 @@
 // File: server/service/detail/acquire_parking.h
-// Where AcquireJob long-polls wait without holding a thread each. A poll that found nothing to
-// claim is parked here (gRPC's callback API: the handler returns and the call stays open); one
-// thread sleeps on the store's job notifier for all of them and, when a notification arrives,
-// claims again for each parked poll, one at a time. A thousand idle workers are a thousand
-// entries in a list, not a thousand threads waking ten times a second each (measured with
-// bench/bench_server_load --scenario fleet: docs/results/server_load.md).
+// Where AcquireJob long-polls run without holding a thread each (gRPC's callback API: the handler
+// returns and the call stays open). Two threads serve every poll:
+//  - the arrival thread takes each new poll from the handler, checks its caller and makes its
+//    first claim, one poll at a time, then answers it or parks it. The handler itself runs no
+//    query: gRPC's callback threads also serve the health service, and a thousand workers
+//    reconnecting at once (a server restart) used to block them all on the connection pool,
+//    stalling health checks for 350 ms (docs/results/server_load.md). Now such a burst queues
+//    here, drained at the pace of one connection, leaving the rest of the pool to heartbeats.
+//  - the parking thread sleeps on the store's job notifier for all parked polls and, when a
+//    notification arrives, claims again for each, one at a time. A thousand idle workers are a
+//    thousand entries in a list, not a thousand threads waking ten times a second each.
 #ifndef WARPWATCH_SERVER_SERVICE_DETAIL_ACQUIRE_PARKING_H_
 #define WARPWATCH_SERVER_SERVICE_DETAIL_ACQUIRE_PARKING_H_
 
@@ -13,7 +18,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <list>
 #include <mutex>
@@ -21,6 +28,7 @@
 #include <thread>
 
 #include "common/status/status.h"
+#include "server/auth/token_file.h"
 #include "server/service/shutdown_signal.h"
 #include "server/store/store.h"
 #include "warpwatch/v1/worker.pb.h"
@@ -45,30 +53,40 @@ struct ParkedPoll {
   grpc::CallbackServerContext* context = nullptr;
   const v1::AcquireJobRequest* request = nullptr;
   v1::AcquireJobResponse* response = nullptr;
-  std::string principal;                    // for the log line of a failed claim
+  auth::Principal caller;                   // who called, from its credentials
+  std::string principal;                    // caller.name, for the log line of a failed claim
   std::chrono::steady_clock::time_point end;  // the wait ends: an empty answer
   uint64_t seen = 0;                        // notifier generation read before the last claim
 };
 
 class AcquireParking {
  public:
+  // The first step of a newly arrived poll: checks that the caller may act for the poll's worker,
+  // sets poll.seen to the notifier's generation and claims (as Claim). Called on the arrival
+  // thread.
+  using Admit = std::function<StatusOr<bool>(ParkedPoll& poll)>;
   // One claim attempt for `poll`: true when a job was leased into poll.response; CANCELLED when
   // the client went away (a job claimed meanwhile is handed back). Called on the parking thread.
   using Claim = std::function<StatusOr<bool>(const ParkedPoll& poll)>;
   // The answer of a claim that failed, logged and converted as every handler's errors are.
   using Failure = std::function<grpc::Status(const ParkedPoll& poll, const Status& status)>;
 
-  // `notifier` and `shutdown` must outlive this object. Starts the parking thread.
-  AcquireParking(JobNotifier* notifier, const ShutdownSignal* shutdown, Claim claim,
+  // `notifier` and `shutdown` must outlive this object. Starts both threads.
+  AcquireParking(JobNotifier* notifier, const ShutdownSignal* shutdown, Admit admit, Claim claim,
                  Failure failure);
-  // Finishes every poll still parked (an empty answer) and stops the thread.
+  // Finishes every poll still waiting to be admitted or parked (an empty answer) and stops both
+  // threads.
   ~AcquireParking();
 
+  // Takes a poll the handler has authorized and validated but not claimed for: the arrival thread
+  // admits it (Admit), then answers it (a lease, the failure, or empty when its wait is already
+  // over or the server stops) or parks it. Polls are admitted in arrival order. Thread-safe.
+  void Arrive(ParkedPoll poll);
   // Takes the poll; it is answered by the thread: a lease after a notification, an empty answer
   // at poll.end or at shutdown, CANCELLED when the client goes away (noticed within kSlice).
   // Thread-safe.
   void Park(ParkedPoll poll);
-  // Polls parked now. Thread-safe.
+  // Polls waiting to be admitted or parked now. Thread-safe.
   size_t size() const;
 
   // Longest sleep of the thread between passes: bounds how late a cancelled client, an expired
@@ -77,6 +95,9 @@ class AcquireParking {
 
  private:
   void Loop();
+  void ArrivalLoop();
+  // Admits one arrived poll and answers or parks it (on the arrival thread).
+  void AdmitOne(ParkedPoll poll);
   // One pass over the parked polls: finishes the cancelled, the expired (or all, at shutdown),
   // and claims for those whose generation is behind `generation`.
   // Not under mu_: claims run queries.
@@ -84,6 +105,7 @@ class AcquireParking {
 
   JobNotifier* notifier_;
   const ShutdownSignal* shutdown_;
+  Admit admit_;
   Claim claim_;
   Failure failure_;
   mutable std::mutex mu_;
@@ -91,6 +113,13 @@ class AcquireParking {
   size_t in_pass_ = 0;           // guarded by mu_: polls taken out by the running pass
   std::atomic<bool> stopping_{false};
   std::thread thread_;
+
+  mutable std::mutex arrivals_mu_;
+  std::condition_variable arrivals_cv_;
+  std::deque<ParkedPoll> arrivals_;  // guarded by arrivals_mu_
+  size_t admitting_ = 0;             // guarded by arrivals_mu_: taken out, not yet parked
+  bool arrivals_stopping_ = false;   // guarded by arrivals_mu_
+  std::thread arrival_thread_;       // stopped before thread_: it parks into polls_
 };
 
 }  // namespace warpwatch::server::detail
