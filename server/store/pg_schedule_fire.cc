@@ -2,6 +2,7 @@
 // Fires: the scheduler's claim of due schedules (FOR UPDATE SKIP LOCKED, one schedule per
 // transaction), TriggerSchedule, and the fan-out both share (one job per matching GPU, pinned to
 // it by uuid, in one INSERT ... SELECT).
+#include <algorithm>
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
@@ -42,6 +43,32 @@ StatusOr<v1::ScheduleRun> SelectRun(pqxx::work& tx, int64_t run_id) {
   v1::ScheduleRun run = ScheduleRunFromRow(r[0]);
   ReadScheduleRunJobs(tx, &run);
   return run;
+}
+
+// A claimed schedule whose row does not decode (a job template or selector this server's protos
+// cannot read, e.g. written by a newer version): recorded as a SKIPPED run naming the error and
+// retried an hour later, so one bad row never holds back the schedules due after it.
+schedule::FireOutcome SkipUndecodable(pqxx::work& tx, const pqxx::row& row, absl::Time now,
+                                      const Status& error) {
+  const int64_t id = row[0].as<int64_t>();
+  const int64_t due_micros = row[9].as<int64_t>();
+  schedule::FireOutcome outcome;
+  outcome.schedule_name = row[1].as<std::string>();
+  outcome.due_at = FromMicros(due_micros);
+  outcome.skipped_reason = "undecodable schedule: " + error.message();
+  const absl::Time retry = std::max(now, outcome.due_at) + absl::Hours(1);
+  pqxx::result inserted = tx.exec_params(
+      "INSERT INTO schedule_run (schedule_id, due_at, trigger, state, skipped_reason, created_by)"
+      " VALUES ($1, 'epoch'::timestamptz + $2::bigint * interval '1 microsecond', 'CRON',"
+      "         'SKIPPED', $3, $4)"
+      " ON CONFLICT (schedule_id, due_at) WHERE trigger = 'CRON' DO NOTHING RETURNING id",
+      id, due_micros, outcome.skipped_reason, std::string(schedule::kSchedulerActor));
+  if (!inserted.empty()) outcome.schedule_run_id = inserted[0][0].as<int64_t>();
+  tx.exec_params(
+      "UPDATE schedule SET next_fire_at = 'epoch'::timestamptz + $2::bigint * interval "
+      "'1 microsecond' WHERE id = $1",
+      id, ToMicros(retry));
+  return outcome;
 }
 
 }  // namespace
@@ -116,7 +143,9 @@ StatusOr<std::optional<schedule::FireOutcome>> PgScheduleStore::FireNextDue(
         ToMicros(now));
     if (r.empty()) return Result();
     schedule::DueSchedule due;
-    ASSIGN_OR_RETURN(due.schedule, ScheduleFromRow(r[0]));
+    StatusOr<v1::Schedule> decoded = ScheduleFromRow(r[0]);
+    if (!decoded.ok()) return Result(SkipUndecodable(tx, r[0], now, decoded.status()));
+    due.schedule = std::move(decoded).value();
     const int64_t points_total = r[0][15].as<int64_t>();
     due.next_fire_at = FromMicros(MicrosFromTimestamp(due.schedule.next_fire_at()));
     due.previous_run_active = PreviousRunActive(tx, due.schedule.id());

@@ -102,6 +102,31 @@ TEST_F(SchedulerStoreTest, ADueTimeWithinTheGraceFiresAlthoughTheSchedulerIsLate
   EXPECT_EQ(Query("SELECT state FROM schedule_run"), std::vector<std::string>{"FIRED"});
 }
 
+TEST_F(SchedulerStoreTest, AnUndecodableScheduleIsSkippedWithItsErrorAndTheOthersStillFire) {
+  RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
+  Create(Write("broken", "0 1 * * *", T0() + absl::Hours(1)));
+  Create(Write("nightly", "0 2 * * *", T0() + absl::Hours(2)));
+  // A job template this server cannot read (a word where the proto has an integer).
+  Query("UPDATE schedule SET job_template = '{\"maxAttempts\": \"many\"}'::jsonb"
+        " WHERE name = 'broken' RETURNING name");
+  const absl::Time now = T0() + absl::Hours(2) + absl::Minutes(1);
+  Scheduler scheduler(schedules_.get(), FixedClock(now), Options(absl::Hours(2)));
+  ASSERT_OK_AND_ASSIGN(int fires, scheduler.RunOnce());
+  EXPECT_EQ(fires, 2);
+  const std::vector<std::string> runs =
+      Query("SELECT s.name || ' ' || r.state || ' ' || left(r.skipped_reason, 21)"
+            " FROM schedule_run r JOIN schedule s ON s.id = r.schedule_id ORDER BY s.name");
+  EXPECT_EQ(runs, (std::vector<std::string>{"broken SKIPPED undecodable schedule:",
+                                            "nightly FIRED "}));
+  EXPECT_EQ(Count("SELECT count(*) FROM job"), 1);
+  // Retried an hour later, not claimed again in the same pass.
+  EXPECT_EQ(Count("SELECT extract(epoch FROM next_fire_at)::bigint FROM schedule"
+                  " WHERE name = 'broken'"),
+            absl::ToUnixSeconds(now + absl::Hours(1)));
+  ASSERT_OK_AND_ASSIGN(fires, scheduler.RunOnce());
+  EXPECT_EQ(fires, 0);
+}
+
 TEST_F(SchedulerStoreTest, AFireWhilePreviousJobsRunIsSkippedAsOverlap) {
   RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
   Create(Write("hourly", "0 * * * *", T0()));
