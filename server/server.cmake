@@ -58,6 +58,7 @@ add_library(warpwatch_server_edge STATIC
   metrics/database_metrics.cc
   metrics/job_metrics.cc
   metrics/regression_metrics.cc
+  metrics/schedule_metrics.cc
   metrics/gauge_refresher.cc
   service/result_service.cc
   service/detail/authorized_call.cc

@@ -228,6 +228,10 @@ void ServerRuntime::StartScheduler(const ServerConfig& config) {
   if (schedule_store_ == nullptr) return;
   schedule::SchedulerOptions options;
   options.interval = Millis(config.schedule_interval_seconds);
+  schedule_metrics_ = std::make_unique<metrics::ScheduleMetrics>(metrics_->registry());
+  options.on_fire = [m = schedule_metrics_.get()](const schedule::FireOutcome& outcome) {
+    m->ObserveFire(outcome);
+  };
   options.missed_grace = absl::Milliseconds(
       static_cast<int64_t>(config.schedule_missed_grace_seconds * 1000));
   Database* database = database_.get();

@@ -25,6 +25,7 @@
 #include "server/metrics/gauge_refresher.h"
 #include "server/metrics/job_metrics.h"
 #include "server/metrics/regression_metrics.h"
+#include "server/metrics/schedule_metrics.h"
 #include "server/metrics/server_metrics.h"
 #include "server/queue/job_reaper.h"
 #include "server/service/fleet_service.h"
@@ -88,6 +89,7 @@ class ServerRuntime {
   std::unique_ptr<metrics::FleetMetrics> fleet_metrics_;
   std::unique_ptr<metrics::JobMetrics> job_metrics_;
   std::unique_ptr<metrics::RegressionMetrics> regression_metrics_;
+  std::unique_ptr<metrics::ScheduleMetrics> schedule_metrics_;  // outlives scheduler_ (declared later)
   std::unique_ptr<auth::Authorizer> authorizer_;
   std::unique_ptr<Database> database_;
   ShutdownSignal shutdown_signal_;

@@ -35,6 +35,7 @@ add_executable(server_edge_unit_tests
   auth/token_file_test.cc
   config/server_config_test.cc
   metrics/job_and_database_metrics_test.cc
+  metrics/schedule_metrics_test.cc
   service/worker_caller_cache_test.cc
   service/detail/worker_requests_test.cc)
 target_link_libraries(server_edge_unit_tests PRIVATE warpwatch_server_edge GTest::gtest_main)

@@ -8,24 +8,10 @@
 #include <map>
 #include <string>
 
+#include "tests/server/metrics/registry_samples.h"
+
 namespace warpwatch::server::metrics {
 namespace {
-
-// "name{label=value}" -> value for every counter and gauge sample of `registry`.
-std::map<std::string, double> Samples(prometheus::Registry& registry) {
-  std::map<std::string, double> out;
-  for (const prometheus::MetricFamily& family : registry.Collect()) {
-    for (const prometheus::ClientMetric& metric : family.metric) {
-      std::string key = family.name;
-      for (const prometheus::ClientMetric::Label& label : metric.label) {
-        key += "{" + label.name + "=" + label.value + "}";
-      }
-      out[key] = family.type == prometheus::MetricType::Counter ? metric.counter.value
-                                                                : metric.gauge.value;
-    }
-  }
-  return out;
-}
 
 v1::WorkerInfo Worker(v1::WorkerState state) {
   v1::WorkerInfo worker;

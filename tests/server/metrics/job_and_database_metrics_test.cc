@@ -4,45 +4,15 @@
 #include <gtest/gtest.h>
 #include <prometheus/registry.h>
 
-#include <map>
-#include <string>
-
 #include "server/metrics/database_metrics.h"
 #include "server/metrics/job_metrics.h"
 #include "server/metrics/regression_metrics.h"
+#include "tests/server/metrics/registry_samples.h"
 
 namespace warpwatch::server::metrics {
 namespace {
 
 using google::protobuf::util::TimeUtil;
-
-// "name{label=value}..." -> value for counters and gauges; histograms give "_count" and "_sum".
-std::map<std::string, double> Samples(prometheus::Registry& registry) {
-  std::map<std::string, double> out;
-  for (const prometheus::MetricFamily& family : registry.Collect()) {
-    for (const prometheus::ClientMetric& metric : family.metric) {
-      std::string labels;
-      for (const prometheus::ClientMetric::Label& label : metric.label) {
-        labels += "{" + label.name + "=" + label.value + "}";
-      }
-      switch (family.type) {
-        case prometheus::MetricType::Counter:
-          out[family.name + labels] = metric.counter.value;
-          break;
-        case prometheus::MetricType::Gauge:
-          out[family.name + labels] = metric.gauge.value;
-          break;
-        case prometheus::MetricType::Histogram:
-          out[family.name + "_count" + labels] = static_cast<double>(metric.histogram.sample_count);
-          out[family.name + "_sum" + labels] = metric.histogram.sample_sum;
-          break;
-        default:
-          break;
-      }
-    }
-  }
-  return out;
-}
 
 v1::Job Job(v1::JobState state, int attempts, int64_t created, int64_t started, int64_t finished) {
   v1::Job job;
