@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,46 +16,13 @@
 
 namespace {
 
-// Base64url (no padding) of bytes, and back: enough of the token layout (page_token.cc) to append
-// raw bytes to an encoded payload.
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-std::string Decode(const std::string& in) {
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
-  for (char c : in) {
-    const char* at = std::strchr(kAlphabet, c);
-    if (c == '\0' || at == nullptr) continue;
-    buffer = (buffer << 6) | static_cast<uint32_t>(at - kAlphabet);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
-std::string Encode(const std::string& in) {
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
-  for (unsigned char c : in) {
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += kAlphabet[(buffer >> bits) & 63];
-    }
-  }
-  if (bits > 0) out += kAlphabet[(buffer << (6 - bits)) & 63];
-  return out;
-}
-
 // "p1." + base64url(payload of `token` + extra).
 std::string WithPayload(const std::string& token, const std::string& extra) {
-  return "p1." + Encode(Decode(token.substr(3)) + extra);
+  using warpwatch::server::detail::Base64Url;
+  using warpwatch::server::detail::FromBase64Url;
+  std::string payload;
+  if (!FromBase64Url(token.substr(3), &payload)) std::abort();  // the server's own token
+  return "p1." + Base64Url(payload + extra);
 }
 
 }  // namespace

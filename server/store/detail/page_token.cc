@@ -12,6 +12,10 @@ namespace {
 constexpr std::string_view kPrefix = "p1.";
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
+Status Malformed() { return InvalidArgumentError("page_token: malformed"); }
+
+}  // namespace
+
 std::string Base64Url(std::string_view in) {
   std::string out;
   uint32_t buffer = 0;
@@ -54,10 +58,6 @@ bool FromBase64Url(std::string_view in, std::string* out) {
   }
   return true;
 }
-
-Status Malformed() { return InvalidArgumentError("page_token: malformed"); }
-
-}  // namespace
 
 FilterFingerprint& FilterFingerprint::Add(std::string_view part) {
   // Length first, so ("ab", "c") and ("a", "bc") differ.

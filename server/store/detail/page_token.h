@@ -36,6 +36,12 @@ std::string EncodePageToken(const std::vector<std::string>& position,
 StatusOr<std::vector<std::string>> DecodePageToken(const std::string& token,
                                                    const FilterFingerprint& filters, size_t parts);
 
+// The token's text encoding, exposed for tests and fuzzers that build tokens by hand: base64url
+// without padding, and back (false on a character outside the alphabet; trailing bits that do
+// not make a byte are dropped).
+std::string Base64Url(std::string_view bytes);
+bool FromBase64Url(std::string_view text, std::string* bytes);
+
 // A positive int64 from a decoded part; INVALID_ARGUMENT for anything else (no overflow: 19+
 // digit values past INT64_MAX are refused).
 StatusOr<int64_t> PositiveIdFromPart(const std::string& part);
