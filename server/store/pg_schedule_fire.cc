@@ -41,7 +41,7 @@ StatusOr<v1::ScheduleRun> SelectRun(pqxx::work& tx, int64_t run_id) {
                                   run_id);
   if (r.empty()) return NotFoundError("schedule run " + std::to_string(run_id) + " not found");
   v1::ScheduleRun run = ScheduleRunFromRow(r[0]);
-  ReadScheduleRunJobs(tx, &run);
+  ReadScheduleRunJobs(tx, {&run});
   return run;
 }
 

@@ -39,10 +39,11 @@ StatusOr<schedule::ScheduleRunPage> PgScheduleStore::ListScheduleRuns(
         query.due_until ? ToMicros(*query.due_until) : 0, before_id, query.page_size + 1);
     Page page;
     for (size_t i = 0; i < r.size() && static_cast<int>(i) < query.page_size; ++i) {
-      v1::ScheduleRun run = ScheduleRunFromRow(r[i]);
-      ReadScheduleRunJobs(tx, &run);
-      page.runs.push_back(std::move(run));
+      page.runs.push_back(ScheduleRunFromRow(r[i]));
     }
+    std::vector<v1::ScheduleRun*> runs;
+    for (v1::ScheduleRun& run : page.runs) runs.push_back(&run);
+    ReadScheduleRunJobs(tx, runs);  // one query for the page
     if (static_cast<int>(r.size()) > query.page_size) {
       page.next_page_token =
           EncodePageToken({std::to_string(page.runs.back().id())}, fingerprint);

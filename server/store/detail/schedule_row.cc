@@ -1,6 +1,8 @@
 // File: server/store/detail/schedule_row.cc
 #include "server/store/detail/schedule_row.h"
 
+#include <map>
+
 #include "server/store/detail/conversions.h"
 
 namespace warpwatch::server::detail {
@@ -59,7 +61,14 @@ v1::ScheduleRun ScheduleRunFromRow(const pqxx::row& whole, int first) {
   return run;
 }
 
-void ReadScheduleRunJobs(pqxx::work& tx, v1::ScheduleRun* run) {
+void ReadScheduleRunJobs(pqxx::work& tx, const std::vector<v1::ScheduleRun*>& runs) {
+  if (runs.empty()) return;
+  std::map<int64_t, v1::ScheduleRun*> by_id;
+  std::vector<int64_t> ids;
+  for (v1::ScheduleRun* run : runs) {
+    by_id[run->id()] = run;
+    ids.push_back(run->id());
+  }
   // The GPU a job is pinned to is its selector's uuid; its worker and hostname come from the run
   // when it started, else from the device's current owner.
   pqxx::result r = tx.exec_params(
@@ -70,16 +79,16 @@ void ReadScheduleRunJobs(pqxx::work& tx, v1::ScheduleRun* run) {
       "     AND g.state NOT IN ('SUSPECTED', 'NOISE')),"
       "  (SELECT count(*) FROM regression g WHERE g.run_id = ru.id AND g.kind = 'OUTLIER'"
       "     AND g.state NOT IN ('SUSPECTED', 'NOISE')),"
-      "  j.error"
+      "  j.error, j.schedule_run_id"
       " FROM job j"
       " LEFT JOIN run ru ON ru.id = j.current_run_id"
       " LEFT JOIN device d ON d.uuid = j.selector_gpu_uuid"
       " LEFT JOIN worker w ON w.id = coalesce(ru.worker_id, d.worker_id)"
-      " WHERE j.schedule_run_id = $1"
+      " WHERE j.schedule_run_id = ANY($1::bigint[])"
       " ORDER BY 6, 3, j.id",
-      run->id());
+      BigintArrayLiteral(ids));
   for (const pqxx::row& row : r) {
-    v1::ScheduleRunJob* job = run->add_jobs();
+    v1::ScheduleRunJob* job = by_id.at(row[12].as<int64_t>())->add_jobs();
     job->set_job_id(row[0].as<int64_t>());
     job->set_job_state(JobStateFromName(row[1].as<std::string>()));
     job->set_device_uuid(row[2].as<std::string>());

@@ -7,6 +7,7 @@
 
 #include <pqxx/pqxx>
 #include <string>
+#include <vector>
 
 #include "common/status/status.h"
 #include "warpwatch/v1/schedule.pb.h"
@@ -23,8 +24,9 @@ const std::string& ScheduleRunColumns();
 // Decodes a row selected with ScheduleRunColumns() (jobs are not filled).
 v1::ScheduleRun ScheduleRunFromRow(const pqxx::row& row, int first = 0);
 
-// Fills run->jobs (one row per job of the run, with its latest run's findings) in `tx`.
-void ReadScheduleRunJobs(pqxx::work& tx, v1::ScheduleRun* run);
+// Fills each run's jobs (one row per job of the run, with its latest run's findings) in `tx`,
+// with one query for all of `runs` (a page of ListScheduleRuns). Runs must be distinct.
+void ReadScheduleRunJobs(pqxx::work& tx, const std::vector<v1::ScheduleRun*>& runs);
 
 // "SKIP" / "RUN_ONCE"; UNSPECIFIED is "SKIP".
 std::string PolicyName(v1::MissedFirePolicy policy);
