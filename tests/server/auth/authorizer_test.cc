@@ -56,7 +56,9 @@ TEST_F(AuthorizerTest, AnExpiredTokenDoesNotAffectOtherTokens) {
 
 TEST_F(AuthorizerTest, MalformedHeadersAreUnauthenticatedAndNeverEchoed) {
   const std::string long_token(64 * 1024, 'x');
-  const std::string binary("Bearer \x01\x02\xff\xfe token", 20);
+  // Control bytes, invalid UTF-8 and a NUL inside the header.
+  constexpr char kBinary[] = "Bearer \x01\x02\xff\xfe\0 token";
+  const std::string binary(kBinary, sizeof(kBinary) - 1);
   for (const std::string& header :
        {std::string(), std::string("Bearer"), std::string("Bearer    "),
         std::string("Basic ") + kReaderToken, std::string(kReaderToken),
