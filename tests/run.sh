@@ -12,7 +12,7 @@
 # - build-asan/: tests/run_sanitized.sh, every CPU test under ASan + UBSan (the unit, store, RPC,
 #   CLI, end-to-end tests and the fuzz corpora).
 #
-# The split is the default (measured on a fresh 2-core machine: 63.6 min against CI's 90,
+# The split is the default (measured on a fresh 2-core machine: 45.7 min against CI's 90,
 # docs/testing.md "CI budget"). WARPWATCH_SANITIZED=0 builds everything in build-tests/ and runs
 # every test there instead, without sanitizers; tests/run_sanitized.sh runs the sanitized tree on
 # its own. Extra arguments go to ctest in build-tests/ (everything built, no sanitized tree):
