@@ -3,47 +3,21 @@
 // regressions, ack/dismiss/fixed, upload, baseline pin|unpin|list) against a real in-process
 // server on a real PostgreSQL, with reader and submitter tokens.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "tests/cli/cli_runner.h"
 #include "tests/server/service/result_rpc_test_util.h"
 
 namespace warpwatch::testing {
 namespace {
 
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 class CliResultsTest : public ResultRpcTest {
  protected:
   // Runs `warpwatch --server <this server> <args>` with WARPWATCH_TOKEN=`token`.
   CliResult Cli(const std::string& args, const std::string& token = kReaderToken) {
-    static int counter = 0;
-    const std::string base = dir_.path() + "/cli" + std::to_string(++counter);
-    const std::string command =
-        "env -u WARPWATCH_SERVER -u WARPWATCH_TOKEN_FILE WARPWATCH_TOKEN=" + token + " " +
-        WARPWATCH_CLI_PATH + " --server " + Address() + " " + args + " >" + base + ".out 2>" +
-        base + ".err </dev/null";
-    const int status = std::system(command.c_str());
-    CliResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = ReadAll(base + ".out");
-    r.err = ReadAll(base + ".err");
-    return r;
+    return RunCommand(dir_.path(), "WARPWATCH_TOKEN=" + token + " " + WARPWATCH_CLI_PATH +
+                                       " --server " + Address() + " " + args);
   }
 };
 

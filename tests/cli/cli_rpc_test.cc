@@ -2,15 +2,12 @@
 // The built `warpwatch` binary against a real in-process server on a real PostgreSQL: output and
 // exit codes of submit, jobs, job, cancel and watch, and of errors.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 
+#include "tests/cli/cli_runner.h"
 #include "tests/server/runtime/rpc_test_fixture.h"
 #include "warpwatch/v1/worker.grpc.pb.h"
 
@@ -18,19 +15,7 @@ namespace warpwatch::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using Result = CliResult;
 
 class CliRpcTest : public RpcTest {
  protected:
@@ -39,18 +24,7 @@ class CliRpcTest : public RpcTest {
     return RunRaw(env + " " + WARPWATCH_CLI_PATH + " --server " + Address() + " " + args);
   }
 
-  Result RunRaw(const std::string& command) {
-    static int counter = 0;
-    const std::string base = dir_.path() + "/run" + std::to_string(++counter);
-    const std::string full = "env -u WARPWATCH_SERVER -u WARPWATCH_TOKEN -u WARPWATCH_TOKEN_FILE " +
-                             command + " >" + base + ".out 2>" + base + ".err </dev/null";
-    const int status = std::system(full.c_str());
-    Result result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = ReadAll(base + ".out");
-    result.err = ReadAll(base + ".err");
-    return result;
-  }
+  Result RunRaw(const std::string& command) { return RunCommand(dir_.path(), command); }
 
   // Submits through the CLI with --json and returns the job id.
   int64_t SubmitId(const std::string& extra = "") {
