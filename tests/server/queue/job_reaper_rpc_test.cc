@@ -4,6 +4,7 @@
 // prune pass applies both retention ages.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <pqxx/pqxx>
 #include <thread>
 
@@ -120,59 +121,66 @@ TEST_F(JobReaperRpcTest, TheServerDefaultTimeoutAppliesToJobsWithoutOne) {
   EXPECT_EQ(GetJob(job.id()).error(), "timed out after 0.5 s");
 }
 
-// The reaper alone, on a database that is not reachable yet and then is.
-class JobReaperTest : public PostgresTest {};
+// The reaper alone over a store and Database of its own (the schema applied by the first Probe).
+class JobReaperTest : public PostgresTest {
+ protected:
+  void SetUp() override {
+    PostgresTest::SetUp();
+    if (HasFatalFailure()) return;
+    server::PgStoreOptions options;
+    options.url = url_;
+    StatusOr<std::unique_ptr<server::Store>> opened = server::OpenPgStore(options);
+    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    store_ = opened->get();
+    const std::string url = url_;
+    database_ = std::make_unique<server::Database>(
+        std::move(*opened), [url] { return server::RunMigrations(url); });
+  }
+
+  // Registers worker "w" on node-1 with GPU-1 and queues one job (the schema must be applied).
+  void RegisterAndEnqueue(std::string* worker, v1::Job* job) {
+    v1::RegisterRequest registration;
+    registration.set_hostname("node-1");
+    *registration.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
+    StatusOr<std::string> id =
+        store_->RegisterWorker(registration, server::WorkerCaller{"w", false}, seconds(30));
+    ASSERT_TRUE(id.ok()) << id.status().ToString();
+    *worker = *id;
+    StatusOr<v1::Job> queued = store_->EnqueueJob(RpcTest::ValidSpec(), 1, "t", "");
+    ASSERT_TRUE(queued.ok()) << queued.status().ToString();
+    *job = *queued;
+  }
+
+  server::Store* store_ = nullptr;  // owned by database_
+  std::unique_ptr<server::Database> database_;
+};
 
 TEST_F(JobReaperTest, PassesBeforeTheSchemaExistsDoNothingAndLaterOnesReap) {
-  server::PgStoreOptions options;
-  options.url = url_;
-  StatusOr<std::unique_ptr<server::Store>> opened = server::OpenPgStore(options);
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  server::Store* store = opened->get();
-  const std::string url = url_;
-  server::Database database(std::move(*opened), [url] { return server::RunMigrations(url); });
-  server::queue::JobReaper reaper(&database, server::queue::JobReaperOptions{});
+  server::queue::JobReaper reaper(database_.get(), server::queue::JobReaperOptions{});
   EXPECT_TRUE(reaper.RunOnce().ok());  // schema not applied: nothing to do, no error
   EXPECT_EQ(reaper.errors(), 0);
-  ASSERT_TRUE(database.Probe().ok());  // applies the migrations
+  ASSERT_TRUE(database_->Probe().ok());  // applies the migrations
   // An expired lease, for the next pass to reap.
-  v1::RegisterRequest registration;
-  registration.set_hostname("node-1");
-  *registration.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
-  StatusOr<std::string> worker =
-      store->RegisterWorker(registration, server::WorkerCaller{"w", false}, seconds(30));
-  ASSERT_TRUE(worker.ok()) << worker.status().ToString();
-  StatusOr<v1::Job> job = store->EnqueueJob(RpcTest::ValidSpec(), 1, "t", "");
-  ASSERT_TRUE(job.ok()) << job.status().ToString();
-  auto lease = store->ClaimJob(*worker, "GPU-1", milliseconds(1));
+  std::string worker;
+  v1::Job job;
+  ASSERT_NO_FATAL_FAILURE(RegisterAndEnqueue(&worker, &job));
+  auto lease = store_->ClaimJob(worker, "GPU-1", milliseconds(1));
   ASSERT_TRUE(lease.ok() && lease->has_value());
   std::this_thread::sleep_for(milliseconds(20));
   ASSERT_TRUE(reaper.RunOnce().ok());
   EXPECT_EQ(reaper.requeued(), 1);
   EXPECT_EQ(reaper.timed_out(), 0);
-  StatusOr<v1::Job> after = store->GetJob(job->id());
+  StatusOr<v1::Job> after = store_->GetJob(job.id());
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->state(), v1::JOB_STATE_QUEUED);
 }
 
 TEST_F(JobReaperTest, APrunePassDropsOldSamplesAndFoldsOldSummaries) {
-  server::PgStoreOptions options;
-  options.url = url_;
-  StatusOr<std::unique_ptr<server::Store>> opened = server::OpenPgStore(options);
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  server::Store* store = opened->get();
-  const std::string url = url_;
-  server::Database database(std::move(*opened), [url] { return server::RunMigrations(url); });
-  ASSERT_TRUE(database.Probe().ok());
-  v1::RegisterRequest registration;
-  registration.set_hostname("node-1");
-  *registration.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
-  StatusOr<std::string> worker =
-      store->RegisterWorker(registration, server::WorkerCaller{"w", false}, seconds(30));
-  ASSERT_TRUE(worker.ok()) << worker.status().ToString();
-  StatusOr<v1::Job> job = store->EnqueueJob(RpcTest::ValidSpec(), 1, "t", "");
-  ASSERT_TRUE(job.ok()) << job.status().ToString();
-  auto lease = store->ClaimJob(*worker, "GPU-1", seconds(30));
+  ASSERT_TRUE(database_->Probe().ok());
+  std::string worker;
+  v1::Job job;
+  ASSERT_NO_FATAL_FAILURE(RegisterAndEnqueue(&worker, &job));
+  auto lease = store_->ClaimJob(worker, "GPU-1", seconds(30));
   ASSERT_TRUE(lease.ok() && lease->has_value());
   v1::Measurement m;
   m.mutable_case_()->set_family("reduce");
@@ -185,8 +193,8 @@ TEST_F(JobReaperTest, APrunePassDropsOldSamplesAndFoldsOldSummaries) {
   v1::RunEnvironment environment;
   *environment.mutable_device() = MakeGpu("GPU-1", "NVIDIA H100");
   const int64_t run = (*lease)->run_id;
-  ASSERT_TRUE(store->UploadMeasurements(run, *worker, environment, {m}).ok());
-  ASSERT_TRUE(store->FinishJob(*worker, job->id(), run, v1::JOB_OUTCOME_SUCCEEDED, "").ok());
+  ASSERT_TRUE(store_->UploadMeasurements(run, worker, environment, {m}).ok());
+  ASSERT_TRUE(store_->FinishJob(worker, job.id(), run, v1::JOB_OUTCOME_SUCCEEDED, "").ok());
   {
     pqxx::connection conn(url_);
     pqxx::work tx(conn);
@@ -195,7 +203,7 @@ TEST_F(JobReaperTest, APrunePassDropsOldSamplesAndFoldsOldSummaries) {
                    run);
     tx.commit();
   }
-  server::queue::JobReaper reaper(&database, server::queue::JobReaperOptions{});  // 90 / 365 days
+  server::queue::JobReaper reaper(database_.get(), server::queue::JobReaperOptions{});  // 90 / 365 days
   ASSERT_TRUE(reaper.RunOnce().ok());
   EXPECT_EQ(reaper.samples_dropped(), 1);
   EXPECT_EQ(reaper.summaries_folded(), 1);
@@ -208,34 +216,22 @@ TEST_F(JobReaperTest, APrunePassDropsOldSamplesAndFoldsOldSummaries) {
 }
 
 TEST_F(JobReaperTest, ASlowMetricsRefreshDoesNotDelayReaping) {
-  server::PgStoreOptions options;
-  options.url = url_;
-  StatusOr<std::unique_ptr<server::Store>> opened = server::OpenPgStore(options);
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  server::Store* store = opened->get();
-  const std::string url = url_;
-  server::Database database(std::move(*opened), [url] { return server::RunMigrations(url); });
-  ASSERT_TRUE(database.Probe().ok());
-  v1::RegisterRequest registration;
-  registration.set_hostname("node-1");
-  *registration.add_devices() = MakeGpu("GPU-1", "NVIDIA H100");
-  StatusOr<std::string> worker =
-      store->RegisterWorker(registration, server::WorkerCaller{"w", false}, seconds(30));
-  ASSERT_TRUE(worker.ok());
-  StatusOr<v1::Job> job = store->EnqueueJob(RpcTest::ValidSpec(), 1, "t", "");
-  ASSERT_TRUE(job.ok());
+  ASSERT_TRUE(database_->Probe().ok());
+  std::string worker;
+  v1::Job job;
+  ASSERT_NO_FATAL_FAILURE(RegisterAndEnqueue(&worker, &job));
   // Gauges whose database reads take 3 s (a big fleet, a loaded database).
-  server::metrics::GaugeRefresher gauges(&database, milliseconds(50), [](server::Store& s) {
+  server::metrics::GaugeRefresher gauges(database_.get(), milliseconds(50), [](server::Store& s) {
     (void)s.CountJobsByState();
     std::this_thread::sleep_for(seconds(3));
   });
   server::queue::JobReaperOptions reaper_options;
   reaper_options.interval = milliseconds(50);
-  server::queue::JobReaper reaper(&database, reaper_options);
+  server::queue::JobReaper reaper(database_.get(), reaper_options);
   gauges.Start();
   reaper.Start();
   // A lease that expires after both have started their first pass.
-  auto lease = store->ClaimJob(*worker, "GPU-1", milliseconds(300));
+  auto lease = store_->ClaimJob(worker, "GPU-1", milliseconds(300));
   ASSERT_TRUE(lease.ok() && lease->has_value());
   const auto claimed = std::chrono::steady_clock::now();
   EXPECT_TRUE(WaitUntil([&] { return reaper.requeued() == 1; }, milliseconds(1500)))
