@@ -14,27 +14,6 @@ StatusOr<v1::MissedFirePolicy> ParseMissed(const std::string& text) {
   return InvalidArgumentError("--missed: \"" + text + "\" is not skip or run-once");
 }
 
-StatusOr<v1::JobSpec> BuildTemplate(const ScheduleFlags& flags) {
-  v1::JobSpec spec;
-  for (const auto& family : flags.families) spec.add_families(family);
-  for (const auto& variant : flags.variants) spec.add_variants(variant);
-  for (const auto& text : flags.axes) {
-    ASSIGN_OR_RETURN(*spec.add_axes(), ParseAxis(text));
-  }
-  for (const auto& text : flags.labels) {
-    ASSIGN_OR_RETURN(auto pair, ParseKeyValue(text, "--label"));
-    (*spec.mutable_labels())[pair.first] = pair.second;
-  }
-  spec.set_priority(flags.priority);
-  spec.mutable_measurement()->set_min_samples(flags.min_samples);
-  if (!flags.max_noise.empty()) {
-    ASSIGN_OR_RETURN(double noise, ParseNoise(flags.max_noise));
-    spec.mutable_measurement()->set_target_noise(noise);
-  }
-  spec.mutable_measurement()->set_collect_counters(flags.counters);
-  return spec;
-}
-
 Status FillSelector(const ScheduleFlags& flags, v1::DeviceSelector* selector) {
   selector->set_gpu_model(flags.gpu_model);
   for (const auto& text : flags.worker_labels) {
@@ -58,16 +37,7 @@ void AddScheduleFlags(CLI::App* cmd, ScheduleFlags* flags, bool create) {
                   "fan out to GPUs of this model or glob, e.g. '*H100*' (default: every GPU)");
   cmd->add_option("--worker-label", flags->worker_labels,
                   "K=V: fan out to GPUs of workers carrying it (repeatable)");
-  CLI::Option* family = cmd->add_option("--family", flags->families,
-                                        "job template: family name or glob (repeatable)");
-  cmd->add_option("--variant", flags->variants, "job template: variant glob (repeatable)");
-  cmd->add_option("--axis", flags->axes, "job template: [FAMILY:]NAME=V1,V2 (repeatable)");
-  cmd->add_option("--label", flags->labels, "job template: K=V free label (repeatable)");
-  cmd->add_option("--priority", flags->priority, "job template: priority in [-100, 100]");
-  cmd->add_option("--min-samples", flags->min_samples, "job template: minimum samples per point");
-  cmd->add_option("--max-noise", flags->max_noise,
-                  "job template: target relative standard error, 0.005 or 0.5%");
-  cmd->add_flag("--counters", flags->counters, "job template: collect CUPTI counters");
+  CLI::Option* family = AddJobSpecFlags(cmd, &flags->job, "job template: ");
   if (create) {
     cron->required();
     family->required();
@@ -93,7 +63,7 @@ StatusOr<v1::Schedule> BuildSchedule(const ScheduleFlags& flags) {
   s.set_allow_overlap(flags.allow_overlap);
   s.set_enabled(!flags.disabled);
   RETURN_IF_ERROR(FillSelector(flags, s.mutable_selector()));
-  ASSIGN_OR_RETURN(*s.mutable_job_template(), BuildTemplate(flags));
+  ASSIGN_OR_RETURN(*s.mutable_job_template(), BuildJobSpec(flags.job));
   return s;
 }
 
@@ -139,7 +109,7 @@ StatusOr<v1::UpdateScheduleRequest> BuildUpdate(const CLI::App& cmd, const Sched
                              given("--priority") || given("--min-samples") ||
                              given("--max-noise") || given("--counters");
   if (given("--family")) {
-    ASSIGN_OR_RETURN(*s->mutable_job_template(), BuildTemplate(flags));
+    ASSIGN_OR_RETURN(*s->mutable_job_template(), BuildJobSpec(flags.job));
     path("job_template");
   } else if (template_flag) {
     return InvalidArgumentError(

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/commands/detail/job_spec_flags.h"
 #include "common/status/status.h"
 #include "warpwatch/v1/schedule.pb.h"
 
@@ -32,15 +33,7 @@ struct ScheduleFlags {
   // Device selector.
   std::string gpu_model;
   std::vector<std::string> worker_labels;
-  // Job template.
-  std::vector<std::string> families;
-  std::vector<std::string> variants;
-  std::vector<std::string> axes;
-  std::vector<std::string> labels;
-  int priority = 0;
-  int min_samples = 0;
-  std::string max_noise;
-  bool counters = false;
+  JobSpecFlags job;  // the job template
 };
 
 // Adds the flags to `cmd` (create: --cron and --family required).
