@@ -50,6 +50,9 @@ StatusOr<int> AnalysisLoop::RunOnce() {
   const AnalysisConfig& config = options_.config;
   int claimed = 0;
   while (claimed < options_.max_runs_per_pass) {
+    // Stop() ends the pass between runs: under a backlog a pass of max_runs_per_pass analyses can
+    // take longer than a shutdown may (the run in progress still commits or rolls back whole).
+    if (stopping()) break;
     RunAnalysisSummary summary;
     StatusOr<std::optional<int64_t>> run = store_->AnalyzeNextRun([&](AnalysisTx& tx) -> Status {
       StatusOr<RunAnalysisSummary> s = AnalyzeRun(tx, config);
@@ -76,6 +79,11 @@ StatusOr<int> AnalysisLoop::RunOnce() {
         summary.change_point_series, summary.resolved);
   }
   return claimed;
+}
+
+bool AnalysisLoop::stopping() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stop_;
 }
 
 bool AnalysisLoop::Wait() {

@@ -34,12 +34,13 @@ class AnalysisLoop {
   // Starts the thread; its first pass runs at once (runs that finished while no replica was up
   // are pending). Call once.
   void Start();
-  // Wakes and joins the thread (the run being analysed is finished first; at most a few hundred
-  // milliseconds more while it waits for a notification). Idempotent.
+  // Wakes and joins the thread: the run being analysed is finished first, the rest of the pass is
+  // left for the next start or another replica (at most a few hundred milliseconds more while it
+  // waits for a notification). Idempotent.
   void Stop();
 
   // One pass on the caller's thread (tests, and the thread's body). Returns the runs claimed
-  // (analysed or skipped). A run whose analysis failed is counted in errors() and the pass goes
+  // (analysed or skipped); after Stop() it claims no further run. A run whose analysis failed is counted in errors() and the pass goes
   // on; UNAVAILABLE or ABORTED ends the pass with that error (the run stays pending).
   StatusOr<int> RunOnce();
 
@@ -48,6 +49,7 @@ class AnalysisLoop {
 
  private:
   void Loop();
+  bool stopping();  // Stop() was called
   // Waits for a NOTIFY, the fallback interval or Stop(); true when stopping.
   bool Wait();
 

@@ -44,8 +44,11 @@ Status Heartbeater::Beat() {
     jobs_->MarkCancelRequested(id);
   }
   for (int64_t id : response->lost_run_ids()) {
-    spdlog::warn("run {}: lease lost; stopping it", id);
-    jobs_->MarkLost(id);
+    if (jobs_->MarkLost(id)) {
+      spdlog::warn("run {}: lease lost; stopping it", id);
+    } else {  // finished between this heartbeat's request and its answer
+      spdlog::debug("run {}: not leased any more; it has ended here", id);
+    }
   }
   return OkStatus();
 }

@@ -37,8 +37,11 @@ void RunningJobs::MarkCancelRequested(int64_t run_id) {
   if (auto control = Find(run_id)) control->cancel_requested = true;
 }
 
-void RunningJobs::MarkLost(int64_t run_id) {
-  if (auto control = Find(run_id)) control->lost = true;
+bool RunningJobs::MarkLost(int64_t run_id) {
+  std::shared_ptr<JobControl> control = Find(run_id);
+  if (control == nullptr) return false;
+  control->lost = true;
+  return true;
 }
 
 }  // namespace warpwatch::worker

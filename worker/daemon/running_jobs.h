@@ -35,9 +35,10 @@ class RunningJobs {
   std::vector<int64_t> RunIds() const;
   bool empty() const;
 
-  // Unknown run ids are ignored (the run may have just finished).
+  // Unknown run ids are ignored (the run may have just finished). MarkLost returns whether the run
+  // was still tracked: a heartbeat sent just before a FinishJob can name it lost after it ended.
   void MarkCancelRequested(int64_t run_id);
-  void MarkLost(int64_t run_id);
+  bool MarkLost(int64_t run_id);
 
  private:
   std::shared_ptr<JobControl> Find(int64_t run_id) const;

@@ -114,6 +114,31 @@ TEST_F(AnalysisLoopTest, APassAnalysesAtMostItsBoundAndTheNextOneTheRest) {
   EXPECT_EQ(fourth, 0);
 }
 
+// A server stopping under a backlog (SIGTERM while a night's runs wait for analysis) must not
+// finish the whole pass first: Stop() ends it after the run in progress.
+TEST_F(AnalysisLoopTest, StopEndsAPassAfterTheRunInProgress) {
+  constexpr int kRuns = 12;
+  for (int i = 0; i < kRuns; ++i) AddRun({Point{}});
+  analysis::AnalysisLoopOptions options;
+  options.max_runs_per_pass = kRuns;
+  options.on_analysed = [](const analysis::RunAnalysisSummary&) {
+    std::this_thread::sleep_for(milliseconds(400));  // a slow analysis
+  };
+  analysis::AnalysisLoop loop(analysis_store_.get(), options);
+  loop.Start();
+  ASSERT_TRUE(WaitFor([&] { return loop.analysed() >= 1; }, std::chrono::seconds(15)));
+  const auto stop_start = std::chrono::steady_clock::now();
+  loop.Stop();
+  const auto stop_took = std::chrono::steady_clock::now() - stop_start;
+  // The whole pass would take kRuns x 400 ms = 4.8 s; one run at most 400 ms plus its analysis.
+  EXPECT_LT(stop_took, std::chrono::milliseconds(2000));
+  EXPECT_LE(loop.analysed(), 3);
+  EXPECT_EQ(Sql("SELECT count(*) FROM run WHERE analysis_state = 'DONE'").at(0).at(0).as<int64_t>(),
+            loop.analysed());
+  EXPECT_GE(Sql("SELECT count(*) FROM run WHERE analysis_state = 'PENDING'").at(0).at(0).as<int>(),
+            kRuns - 3);
+}
+
 TEST_F(AnalysisLoopTest, NothingIsAnalysedBeforeTheSchemaIsReady) {
   const int64_t run = AddRun({Point{}});
   bool ready = false;
