@@ -6,6 +6,7 @@
 #include "cli/format/duration.h"
 #include "cli/format/job_view.h"
 #include "cli/format/table.h"
+#include "cli/format/terminal_text.h"
 
 namespace warpwatch::cli {
 namespace {
@@ -80,14 +81,23 @@ void PrintScheduleTable(const std::vector<v1::Schedule>& schedules, std::ostream
   Table table({"NAME", "CRON", "ZONE", "GPUS", "FAMILIES", "MISSED", "OVERLAP", "ENABLED",
                "NEXT", "LAST"});
   for (const v1::Schedule& s : schedules) {
-    table.AddRow({s.name(), s.cron(), s.time_zone(), SelectorSummary(s.selector()),
-                  SpecSummary(s.job_template()),
+    const bool unreadable = !s.stored_error().empty();
+    table.AddRow({s.name(), s.cron(), s.time_zone(),
+                  unreadable ? "unreadable" : SelectorSummary(s.selector()),
+                  unreadable ? "unreadable" : SpecSummary(s.job_template()),
                   s.missed_fire_policy() == v1::MISSED_FIRE_POLICY_RUN_ONCE ? "run-once" : "skip",
                   s.allow_overlap() ? "yes" : "no", s.enabled() ? "yes" : "no",
                   s.enabled() ? FormatTimestamp(s.next_fire_at()) : "-",
                   FormatTimestamp(s.last_fire_at())});
   }
   table.Print(out);
+  for (const v1::Schedule& s : schedules) {
+    if (s.stored_error().empty()) continue;
+    out << "schedule " << TerminalSafe(s.name())
+        << " cannot be read by this server and does not fire: " << TerminalSafe(s.stored_error())
+        << "\n  repair: warpwatch schedule update " << TerminalSafe(s.name())
+        << " --family ... --gpu-model ... (both; --gpu-model '*' for every GPU), or delete it\n";
+  }
 }
 
 void PrintScheduleRunList(const std::vector<v1::ScheduleRun>& runs, std::ostream& out) {

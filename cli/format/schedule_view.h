@@ -18,6 +18,8 @@ std::string SelectorSummary(const v1::DeviceSelector& selector);
 std::string NightStateLabel(v1::JobState state);
 
 // NAME CRON ZONE GPUS FAMILIES MISSED OVERLAP ENABLED NEXT LAST; "no schedules" when empty.
+// A schedule with a stored_error shows GPUS and FAMILIES as "unreadable" and gets a line after
+// the table with the error and how to repair it.
 void PrintScheduleTable(const std::vector<v1::Schedule>& schedules, std::ostream& out);
 // One line per run: ID DUE TRIGGER STATE GPUS DONE FAILED REGRESSIONS OUTLIERS.
 void PrintScheduleRunList(const std::vector<v1::ScheduleRun>& runs, std::ostream& out);

@@ -186,7 +186,15 @@ StatusOr<v1::ScheduleRun> PgScheduleStore::TriggerSchedule(const std::string& na
                                         " FROM schedule s WHERE s.name = $1 FOR UPDATE",
                                     name);
     if (r.empty()) return NotFoundError("schedule \"" + name + "\" not found");
-    ASSIGN_OR_RETURN(v1::Schedule schedule, ScheduleFromRow(r[0]));
+    StatusOr<v1::Schedule> decoded = ScheduleFromRow(r[0]);
+    if (!decoded.ok()) {
+      return FailedPreconditionError("schedule \"" + name +
+                                     "\" cannot be read by this server (" +
+                                     decoded.status().message() +
+                                     "); replace its job_template and selector with "
+                                     "UpdateSchedule, or delete it");
+    }
+    const v1::Schedule& schedule = *decoded;
     const int64_t points_total = r[0][15].as<int64_t>();
     const int64_t now_micros = r[0][16].as<int64_t>();
     if (!schedule.allow_overlap() && PreviousRunActive(tx, schedule.id())) {

@@ -11,13 +11,14 @@
 namespace warpwatch::server::detail {
 namespace {
 
+// An undecodable job_template or selector is shown as stored_error (ScheduleForReading).
 StatusOr<v1::Schedule> SelectSchedule(pqxx::work& tx, const std::string& name, bool lock) {
   pqxx::result r = tx.exec_params("SELECT " + ScheduleColumns() +
                                       " FROM schedule s WHERE s.name = $1" +
                                       (lock ? " FOR UPDATE" : ""),
                                   name);
   if (r.empty()) return NotFoundError("schedule \"" + name + "\" not found");
-  return ScheduleFromRow(r[0]);
+  return ScheduleForReading(r[0]);
 }
 
 // The jsonb parameters of a write: job template and selector.
@@ -81,8 +82,7 @@ StatusOr<schedule::SchedulePage> PgScheduleStore::ListSchedules(int page_size,
                                     after, page_size + 1);
     Page page;
     for (size_t i = 0; i < r.size() && static_cast<int>(i) < page_size; ++i) {
-      ASSIGN_OR_RETURN(v1::Schedule s, ScheduleFromRow(r[i]));
-      page.schedules.push_back(std::move(s));
+      page.schedules.push_back(ScheduleForReading(r[i]));  // one bad row does not hide the rest
     }
     if (static_cast<int>(r.size()) > page_size) {
       page.next_page_token = EncodePageToken({page.schedules.back().name()}, fingerprint);

@@ -3,6 +3,8 @@
 
 #include <absl/time/civil_time.h>
 
+#include <algorithm>
+
 #include "server/schedule/cron.h"
 
 namespace warpwatch::server::detail {
@@ -83,6 +85,18 @@ StatusOr<schedule::ScheduleWrite> BuildScheduleWrite(const v1::Schedule& request
 
 StatusOr<v1::Schedule> ApplyUpdateMask(const v1::Schedule& current, const v1::Schedule& request,
                                        const google::protobuf::FieldMask& mask) {
+  if (!current.stored_error().empty() && !mask.paths().empty()) {
+    const auto& paths = mask.paths();
+    const bool replaces_both =
+        std::find(paths.begin(), paths.end(), "job_template") != paths.end() &&
+        std::find(paths.begin(), paths.end(), "selector") != paths.end();
+    if (!replaces_both) {
+      return FailedPreconditionError(
+          "schedule \"" + current.name() + "\": its stored job_template or selector cannot be " +
+          "read by this server (" + current.stored_error() +
+          "); an update must replace both (update_mask with job_template and selector, or empty)");
+    }
+  }
   if (mask.paths().empty()) {
     v1::Schedule replaced = request;
     replaced.set_name(current.name());

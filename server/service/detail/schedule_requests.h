@@ -31,7 +31,9 @@ StatusOr<schedule::ScheduleWrite> BuildScheduleWrite(const v1::Schedule& request
                                                      absl::Time now);
 
 // `current` with the request's fields at the mask's paths (all writable fields when the mask is
-// empty). INVALID_ARGUMENT "update_mask: ..." for an unknown path or "name".
+// empty). INVALID_ARGUMENT "update_mask: ..." for an unknown path or "name"; FAILED_PRECONDITION
+// when `current` has a stored_error and a non-empty mask does not name job_template and selector
+// (they would be kept empty, not as stored).
 StatusOr<v1::Schedule> ApplyUpdateMask(const v1::Schedule& current, const v1::Schedule& request,
                                        const google::protobuf::FieldMask& mask);
 

@@ -17,15 +17,16 @@ const std::string& ScheduleColumns() {
   return columns;
 }
 
-StatusOr<v1::Schedule> ScheduleFromRow(const pqxx::row& whole, int first) {
+namespace {
+
+// Every column but the two jsonb ones (4: job_template, 5: selector).
+v1::Schedule PlainColumns(const pqxx::row& whole, int first) {
   auto row = [&](int i) { return whole[first + i]; };
   v1::Schedule s;
   s.set_id(row(0).as<int64_t>());
   s.set_name(row(1).as<std::string>());
   s.set_cron(row(2).as<std::string>());
   s.set_time_zone(row(3).as<std::string>());
-  RETURN_IF_ERROR(MessageFromJson(row(4).as<std::string>(), s.mutable_job_template()));
-  RETURN_IF_ERROR(MessageFromJson(row(5).as<std::string>(), s.mutable_selector()));
   s.set_missed_fire_policy(PolicyFromName(row(6).as<std::string>()));
   s.set_allow_overlap(row(7).as<bool>());
   s.set_enabled(row(8).as<bool>());
@@ -35,6 +36,29 @@ StatusOr<v1::Schedule> ScheduleFromRow(const pqxx::row& whole, int first) {
   s.set_updated_by(row(12).as<std::string>());
   *s.mutable_created_at() = TimestampFromMicros(row(13).as<int64_t>());
   *s.mutable_updated_at() = TimestampFromMicros(row(14).as<int64_t>());
+  return s;
+}
+
+Status DecodeJsonColumns(const pqxx::row& whole, int first, v1::Schedule* s) {
+  RETURN_IF_ERROR(MessageFromJson(whole[first + 4].as<std::string>(), s->mutable_job_template()));
+  return MessageFromJson(whole[first + 5].as<std::string>(), s->mutable_selector());
+}
+
+}  // namespace
+
+StatusOr<v1::Schedule> ScheduleFromRow(const pqxx::row& whole, int first) {
+  v1::Schedule s = PlainColumns(whole, first);
+  RETURN_IF_ERROR(DecodeJsonColumns(whole, first, &s));
+  return s;
+}
+
+v1::Schedule ScheduleForReading(const pqxx::row& whole, int first) {
+  v1::Schedule s = PlainColumns(whole, first);
+  if (Status decoded = DecodeJsonColumns(whole, first, &s); !decoded.ok()) {
+    s.clear_job_template();
+    s.clear_selector();
+    s.set_stored_error(decoded.message());
+  }
   return s;
 }
 

@@ -16,8 +16,13 @@ namespace warpwatch::server::detail {
 
 // Columns of a schedule row aliased `s`, for "SELECT " + ScheduleColumns() + " FROM schedule s".
 const std::string& ScheduleColumns();
-// Decodes a row selected with ScheduleColumns() (from column `first`).
+// Decodes a row selected with ScheduleColumns() (from column `first`). Fails (INTERNAL, naming
+// the message) when the stored job_template or selector cannot be decoded: for the paths that
+// act on a schedule (fire, trigger).
 StatusOr<v1::Schedule> ScheduleFromRow(const pqxx::row& row, int first = 0);
+// The same for the paths that show or repair a schedule (get, list, update): an undecodable
+// job_template or selector is left unset and the error put in `stored_error`.
+v1::Schedule ScheduleForReading(const pqxx::row& row, int first = 0);
 
 // Columns of a schedule_run aliased `r` joined to its schedule `s`.
 const std::string& ScheduleRunColumns();

@@ -176,6 +176,76 @@ TEST_F(ScheduleRpcTest, AnUpdateWithoutAMaskReplacesTheScheduleAndMovesItsNextFi
   EXPECT_EQ(updated.next_fire_at().seconds() % 86400, 3 * 3600 + 1800);
 }
 
+// A row this server cannot decode (written by a newer version, or edited by hand) is shown with
+// its error instead of failing Get and List as a whole, cannot be triggered, and is repaired only
+// by an update that replaces both of its jsonb fields.
+TEST_F(ScheduleRpcTest, AnUndecodableScheduleIsListedWithItsErrorAndRepairedByAFullReplace) {
+  ASSERT_TRUE(Create(Nightly("a-good"), kSubmitterToken).ok());
+  v1::Schedule model_only = Nightly("b-broken");
+  model_only.mutable_selector()->set_gpu_model("*H100*");
+  ASSERT_TRUE(Create(model_only, kSubmitterToken).ok());
+  ASSERT_TRUE(Create(Nightly("c-good"), kSubmitterToken).ok());
+  {
+    pqxx::connection conn(url_);
+    pqxx::work tx(conn);
+    tx.exec("UPDATE schedule SET job_template = '{\"maxAttempts\": \"many\"}'::jsonb"
+            " WHERE name = 'b-broken'");
+    tx.commit();
+  }
+
+  v1::ListSchedulesRequest list;
+  v1::ListSchedulesResponse page;
+  grpc::Status status = Schedules()->ListSchedules(Context(kReaderToken).get(), list, &page);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(page.schedules_size(), 3);
+  EXPECT_EQ(page.schedules(0).stored_error(), "");
+  EXPECT_EQ(page.schedules(1).name(), "b-broken");
+  EXPECT_NE(page.schedules(1).stored_error().find("JobSpec"), std::string::npos)
+      << page.schedules(1).stored_error();
+  EXPECT_FALSE(page.schedules(1).has_job_template());
+  EXPECT_FALSE(page.schedules(1).has_selector()) << "not shown as 'every GPU'";
+  EXPECT_EQ(page.schedules(1).cron(), kRareCron);
+  EXPECT_EQ(page.schedules(2).name(), "c-good");
+
+  v1::GetScheduleRequest get;
+  get.set_name("b-broken");
+  v1::Schedule got;
+  ASSERT_TRUE(Schedules()->GetSchedule(Context(kReaderToken).get(), get, &got).ok());
+  EXPECT_EQ(got.stored_error(), page.schedules(1).stored_error());
+
+  v1::ScheduleRun run;
+  status = Trigger("b-broken", &run);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(status.error_message().find("cannot be read"), std::string::npos)
+      << status.error_message();
+
+  // A masked update that would keep the unreadable fields (as empty) is refused.
+  v1::UpdateScheduleRequest update;
+  update.mutable_schedule()->set_name("b-broken");
+  update.mutable_schedule()->set_allow_overlap(true);
+  update.mutable_update_mask()->add_paths("allow_overlap");
+  v1::Schedule updated;
+  status = Schedules()->UpdateSchedule(Context(kSubmitterToken).get(), update, &updated);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(status.error_message().find("job_template and selector"), std::string::npos)
+      << status.error_message();
+  update.mutable_update_mask()->add_paths("job_template");
+  EXPECT_EQ(Schedules()->UpdateSchedule(Context(kSubmitterToken).get(), update, &updated)
+                .error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+
+  // Naming both repairs it.
+  *update.mutable_schedule() = model_only;
+  update.mutable_update_mask()->add_paths("selector");
+  status = Schedules()->UpdateSchedule(Context(kSubmitterToken).get(), update, &updated);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(updated.stored_error(), "");
+  EXPECT_EQ(updated.selector().gpu_model(), "*H100*");
+  EXPECT_EQ(updated.job_template().families_size(), ValidSpec().families_size());
+  ASSERT_TRUE(Schedules()->GetSchedule(Context(kReaderToken).get(), get, &got).ok());
+  EXPECT_EQ(got.stored_error(), "");
+}
+
 TEST_F(ScheduleRpcTest, ATriggerFansOutToMatchingGpusAndTheNightShowsEachGpusOutcome) {
   worker_ = Register("node-1", {MakeGpu("GPU-1", kModel, 0),
                                 MakeGpu("GPU-2", "NVIDIA A100-SXM4-40GB", 1)})
