@@ -23,10 +23,16 @@ void JobReaper::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool JobReaper::stopping() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stop_;
+}
+
 int JobReaper::RunBatches(const std::function<StatusOr<int>()>& batch, const char* what) {
   // Bounded batches: no pass holds many rows or runs long, the rest waits for the next prune.
   int done = 0;
   for (int b = 0; b < options_.sample_batches_per_prune; ++b) {
+    if (stopping()) break;
     StatusOr<int> n = batch();
     if (!n.ok()) {
       spdlog::warn("msg=\"{} failed\" error=\"{}\"", what, n.status().ToString());

@@ -70,8 +70,10 @@ class JobReaper {
 
  private:
   void Loop();
-  // Calls `batch` until it returns less than a full batch, an error (logged with `what`), or
-  // options_.sample_batches_per_prune calls; returns the sum of what it returned.
+  bool stopping();  // Stop() was called
+  // Calls `batch` until it returns less than a full batch, an error (logged with `what`),
+  // options_.sample_batches_per_prune calls, or Stop() (no batch starts after it: a server
+  // stopping in a long prune exits within one batch); returns the sum of what it returned.
   int RunBatches(const std::function<StatusOr<int>()>& batch, const char* what);
 
   Database* database_;

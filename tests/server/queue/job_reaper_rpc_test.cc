@@ -151,6 +151,37 @@ class JobReaperTest : public PostgresTest {
     *job = *queued;
   }
 
+  // Applies the schema and stores one finished run of one measurement, 400 days old.
+  void AddRunAged400Days() {
+    ASSERT_TRUE(database_->Probe().ok());
+    std::string worker;
+    v1::Job job;
+    ASSERT_NO_FATAL_FAILURE(RegisterAndEnqueue(&worker, &job));
+    auto lease = store_->ClaimJob(worker, "GPU-1", seconds(30));
+    ASSERT_TRUE(lease.ok() && lease->has_value());
+    v1::Measurement m;
+    m.mutable_case_()->set_family("reduce");
+    m.mutable_case_()->set_variant("tree");
+    m.mutable_case_()->set_canonical("reduce/tree?n=1024");
+    m.set_status(v1::POINT_STATUS_OK);
+    m.set_verified(true);
+    m.mutable_stats()->set_median(1e-3);
+    m.add_samples_seconds(1e-3);
+    v1::RunEnvironment environment;
+    *environment.mutable_device() = MakeGpu("GPU-1", "NVIDIA H100");
+    const int64_t run = (*lease)->run_id;
+    ASSERT_TRUE(store_->UploadMeasurements(run, worker, environment, {m}).ok());
+    ASSERT_TRUE(store_->FinishJob(worker, job.id(), run, v1::JOB_OUTCOME_SUCCEEDED, "").ok());
+    {
+      pqxx::connection conn(url_);
+      pqxx::work tx(conn);
+      tx.exec_params("UPDATE run SET started_at = now() - interval '400 days',"
+                     " finished_at = now() - interval '400 days' WHERE id = $1",
+                     run);
+      tx.commit();
+    }
+  }
+
   server::Store* store_ = nullptr;  // owned by database_
   std::unique_ptr<server::Database> database_;
 };
@@ -176,33 +207,7 @@ TEST_F(JobReaperTest, PassesBeforeTheSchemaExistsDoNothingAndLaterOnesReap) {
 }
 
 TEST_F(JobReaperTest, APrunePassDropsOldSamplesAndFoldsOldSummaries) {
-  ASSERT_TRUE(database_->Probe().ok());
-  std::string worker;
-  v1::Job job;
-  ASSERT_NO_FATAL_FAILURE(RegisterAndEnqueue(&worker, &job));
-  auto lease = store_->ClaimJob(worker, "GPU-1", seconds(30));
-  ASSERT_TRUE(lease.ok() && lease->has_value());
-  v1::Measurement m;
-  m.mutable_case_()->set_family("reduce");
-  m.mutable_case_()->set_variant("tree");
-  m.mutable_case_()->set_canonical("reduce/tree?n=1024");
-  m.set_status(v1::POINT_STATUS_OK);
-  m.set_verified(true);
-  m.mutable_stats()->set_median(1e-3);
-  m.add_samples_seconds(1e-3);
-  v1::RunEnvironment environment;
-  *environment.mutable_device() = MakeGpu("GPU-1", "NVIDIA H100");
-  const int64_t run = (*lease)->run_id;
-  ASSERT_TRUE(store_->UploadMeasurements(run, worker, environment, {m}).ok());
-  ASSERT_TRUE(store_->FinishJob(worker, job.id(), run, v1::JOB_OUTCOME_SUCCEEDED, "").ok());
-  {
-    pqxx::connection conn(url_);
-    pqxx::work tx(conn);
-    tx.exec_params("UPDATE run SET started_at = now() - interval '400 days',"
-                   " finished_at = now() - interval '400 days' WHERE id = $1",
-                   run);
-    tx.commit();
-  }
+  ASSERT_NO_FATAL_FAILURE(AddRunAged400Days());
   server::queue::JobReaper reaper(database_.get(), server::queue::JobReaperOptions{});  // 90 / 365 days
   ASSERT_TRUE(reaper.RunOnce().ok());
   EXPECT_EQ(reaper.samples_dropped(), 1);
@@ -213,6 +218,19 @@ TEST_F(JobReaperTest, APrunePassDropsOldSamplesAndFoldsOldSummaries) {
   pqxx::result rollup = tx.exec("SELECT cardinality(run_medians) FROM measurement_rollup");
   ASSERT_EQ(rollup.size(), 1u);
   EXPECT_EQ(rollup[0][0].as<int>(), 1);
+}
+
+// A server stopping during a long prune exits within one batch: no batch starts after Stop().
+TEST_F(JobReaperTest, NoPruneBatchStartsAfterStop) {
+  ASSERT_NO_FATAL_FAILURE(AddRunAged400Days());
+  server::queue::JobReaper stopped(database_.get(), server::queue::JobReaperOptions{});
+  stopped.Stop();
+  ASSERT_TRUE(stopped.RunOnce().ok());
+  EXPECT_EQ(stopped.samples_dropped(), 0);
+  EXPECT_EQ(stopped.summaries_folded(), 0);
+  server::queue::JobReaper running(database_.get(), server::queue::JobReaperOptions{});
+  ASSERT_TRUE(running.RunOnce().ok());
+  EXPECT_EQ(running.samples_dropped(), 1);
 }
 
 TEST_F(JobReaperTest, ASlowMetricsRefreshDoesNotDelayReaping) {
