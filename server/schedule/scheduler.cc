@@ -63,9 +63,15 @@ void Scheduler::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool Scheduler::stopping() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stop_;
+}
+
 StatusOr<int> Scheduler::RunOnce() {
   int recorded = 0;
   while (recorded < options_.max_fires_per_pass) {
+    if (stopping()) break;  // a pass of many fires must not hold a shutdown
     // One instant per claim: the claim's "due" and the decision agree on what now is.
     const absl::Time now = clock_();
     const ScheduleStore::Decide decide = [this, now](const DueSchedule& due) {

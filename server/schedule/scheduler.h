@@ -57,13 +57,15 @@ class Scheduler {
   void Stop();
 
   // One pass on the caller's thread: fires due schedules until none is due (or
-  // max_fires_per_pass). Returns how many decisions were recorded. A store error ends the pass.
+  // max_fires_per_pass, or Stop(): no claim starts after it). Returns how many decisions were
+  // recorded. A store error ends the pass.
   StatusOr<int> RunOnce();
 
   int64_t fires() const { return fires_.load(); }    // decisions recorded by this scheduler
   int64_t errors() const { return errors_.load(); }  // failed passes
 
  private:
+  bool stopping();  // Stop() was called
   void Loop();
 
   ScheduleStore* store_;

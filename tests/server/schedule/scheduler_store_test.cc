@@ -127,6 +127,23 @@ TEST_F(SchedulerStoreTest, AnUndecodableScheduleIsSkippedWithItsErrorAndTheOther
   EXPECT_EQ(fires, 0);
 }
 
+// A server stopping with a backlog of due schedules (a pass may fire up to 1000) exits at once:
+// no claim starts after Stop(); the next replica or start fires them.
+TEST_F(SchedulerStoreTest, NoFireIsClaimedAfterStop) {
+  RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
+  Create(Write("first", "0 2 * * *", T0() + absl::Hours(2)));
+  Create(Write("second", "0 2 * * *", T0() + absl::Hours(2)));
+  const absl::Time now = T0() + absl::Hours(2) + absl::Minutes(1);
+  Scheduler stopped(schedules_.get(), FixedClock(now), Options());
+  stopped.Stop();
+  ASSERT_OK_AND_ASSIGN(int fires, stopped.RunOnce());
+  EXPECT_EQ(fires, 0);
+  EXPECT_EQ(Count("SELECT count(*) FROM schedule_run"), 0);
+  Scheduler running(schedules_.get(), FixedClock(now), Options());
+  ASSERT_OK_AND_ASSIGN(fires, running.RunOnce());
+  EXPECT_EQ(fires, 2);
+}
+
 TEST_F(SchedulerStoreTest, AFireWhilePreviousJobsRunIsSkippedAsOverlap) {
   RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
   Create(Write("hourly", "0 * * * *", T0()));
