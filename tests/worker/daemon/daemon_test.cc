@@ -268,9 +268,9 @@ TEST_F(DaemonTest, RegistersOnceTheServerAppears) {
 
 TEST_F(DaemonTest, ReRegistersWithTheSameIdWhenTheServerForgetsTheWorker) {
   StartDaemon();
-  ASSERT_TRUE(WaitUntil([&] { return !service_.Get().registers.empty(); }));
-  std::string id = daemon_->worker_id();
-  ASSERT_FALSE(id.empty());
+  // The fake service records the Register before the daemon has read its answer: wait for the id.
+  ASSERT_TRUE(WaitUntil([&] { return !daemon_->worker_id().empty(); }));
+  const std::string id = daemon_->worker_id();
   service_.Set([](State& s) { s.heartbeat_not_found = 1; });
   ASSERT_TRUE(WaitUntil([&] { return service_.Get().registers.size() >= 2; }));
   EXPECT_EQ(service_.Get().registers[1].worker_id(), id);
