@@ -40,8 +40,9 @@ class AnalysisLoop {
   void Stop();
 
   // One pass on the caller's thread (tests, and the thread's body). Returns the runs claimed
-  // (analysed or skipped); after Stop() it claims no further run. A run whose analysis failed is counted in errors() and the pass goes
-  // on; UNAVAILABLE or ABORTED ends the pass with that error (the run stays pending).
+  // (analysed or skipped); after Stop() it claims no further run. A run whose analysis failed is
+  // counted in errors() and the pass goes on; UNAVAILABLE or ABORTED ends the pass with that error
+  // (the run stays pending).
   StatusOr<int> RunOnce();
 
   int64_t analysed() const { return analysed_.load(); }  // runs claimed by this loop

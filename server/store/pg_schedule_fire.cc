@@ -188,8 +188,7 @@ StatusOr<v1::ScheduleRun> PgScheduleStore::TriggerSchedule(const std::string& na
     if (r.empty()) return NotFoundError("schedule \"" + name + "\" not found");
     StatusOr<v1::Schedule> decoded = ScheduleFromRow(r[0]);
     if (!decoded.ok()) {
-      return FailedPreconditionError("schedule \"" + name +
-                                     "\" cannot be read by this server (" +
+      return FailedPreconditionError("schedule \"" + name + "\" cannot be read by this server (" +
                                      decoded.status().message() +
                                      "); replace its job_template and selector with "
                                      "UpdateSchedule, or delete it");

@@ -175,9 +175,10 @@ class JobReaperTest : public PostgresTest {
     {
       pqxx::connection conn(url_);
       pqxx::work tx(conn);
-      tx.exec_params("UPDATE run SET started_at = now() - interval '400 days',"
-                     " finished_at = now() - interval '400 days' WHERE id = $1",
-                     run);
+      tx.exec_params(
+          "UPDATE run SET started_at = now() - interval '400 days',"
+          " finished_at = now() - interval '400 days' WHERE id = $1",
+          run);
       tx.commit();
     }
   }

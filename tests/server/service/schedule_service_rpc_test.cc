@@ -188,8 +188,9 @@ TEST_F(ScheduleRpcTest, AnUndecodableScheduleIsListedWithItsErrorAndRepairedByAF
   {
     pqxx::connection conn(url_);
     pqxx::work tx(conn);
-    tx.exec("UPDATE schedule SET job_template = '{\"maxAttempts\": \"many\"}'::jsonb"
-            " WHERE name = 'b-broken'");
+    tx.exec(
+        "UPDATE schedule SET job_template = '{\"maxAttempts\": \"many\"}'::jsonb"
+        " WHERE name = 'b-broken'");
     tx.commit();
   }
 
@@ -230,9 +231,9 @@ TEST_F(ScheduleRpcTest, AnUndecodableScheduleIsListedWithItsErrorAndRepairedByAF
   EXPECT_NE(status.error_message().find("job_template and selector"), std::string::npos)
       << status.error_message();
   update.mutable_update_mask()->add_paths("job_template");
-  EXPECT_EQ(Schedules()->UpdateSchedule(Context(kSubmitterToken).get(), update, &updated)
-                .error_code(),
-            grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(
+      Schedules()->UpdateSchedule(Context(kSubmitterToken).get(), update, &updated).error_code(),
+      grpc::StatusCode::FAILED_PRECONDITION);
 
   // Naming both repairs it.
   *update.mutable_schedule() = model_only;
