@@ -42,7 +42,6 @@ add_library(warpwatch_server_edge STATIC
   metrics/detail/rpc_interceptor.cc
   runtime/server_runtime.cc
   service/grpc_status.cc
-  service/shutdown_signal.cc
   service/job_service.cc
   service/watch_job.cc
   service/worker_service.cc
@@ -71,6 +70,7 @@ target_link_libraries(warpwatch_server_edge PUBLIC
   warpwatch_store
   warpwatch_pg_schedule_store
   warpwatch_proto
+  warpwatch_sync
   gRPC::grpc++
   gRPC::grpc++_reflection
   prometheus-cpp::pull

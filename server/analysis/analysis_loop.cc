@@ -30,11 +30,7 @@ void AnalysisLoop::Start() {
 }
 
 void AnalysisLoop::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
+  stop_.Raise();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -52,7 +48,7 @@ StatusOr<int> AnalysisLoop::RunOnce() {
   while (claimed < options_.max_runs_per_pass) {
     // Stop() ends the pass between runs: under a backlog a pass of max_runs_per_pass analyses can
     // take longer than a shutdown may (the run in progress still commits or rolls back whole).
-    if (stopping()) break;
+    if (stop_.raised()) break;
     RunAnalysisSummary summary;
     StatusOr<std::optional<int64_t>> run = store_->AnalyzeNextRun([&](AnalysisTx& tx) -> Status {
       StatusOr<RunAnalysisSummary> s = AnalyzeRun(tx, config);
@@ -81,28 +77,18 @@ StatusOr<int> AnalysisLoop::RunOnce() {
   return claimed;
 }
 
-bool AnalysisLoop::stopping() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return stop_;
-}
-
 bool AnalysisLoop::Wait() {
   const auto deadline = std::chrono::steady_clock::now() + options_.fallback_interval;
   while (true) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (stop_) return true;
-    }
+    if (stop_.raised()) return true;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     const std::chrono::milliseconds slice = std::min(left, kWaitSlice);
     StatusOr<bool> notified = store_->WaitForFinishedRun(slice);
     if (notified.ok() && *notified) return false;
-    if (!notified.ok()) {  // the listener is down: sleep the slice (the timer still works)
-      std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_for(lock, slice, [this] { return stop_; })) return true;
-    }
+    // The listener is down: sleep the slice (the timer still works).
+    if (!notified.ok() && stop_.WaitFor(slice)) return true;
   }
 }
 
@@ -119,8 +105,7 @@ void AnalysisLoop::Loop() {
     const bool more =
         claimed.ok() && *claimed >= options_.max_runs_per_pass && errors_.load() == errors_before;
     if (more) {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (stop_) return;
+      if (stop_.raised()) return;
       continue;
     }
     if (Wait()) return;

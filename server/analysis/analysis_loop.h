@@ -8,13 +8,12 @@
 #define WARPWATCH_SERVER_ANALYSIS_ANALYSIS_LOOP_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <thread>
 
 #include "common/status/status.h"
+#include "common/sync/shutdown_signal.h"
 #include "server/analysis/analysis_config.h"
 #include "server/analysis/analysis_store.h"
 
@@ -50,7 +49,6 @@ class AnalysisLoop {
 
  private:
   void Loop();
-  bool stopping();  // Stop() was called
   // Waits for a NOTIFY, the fallback interval or Stop(); true when stopping.
   bool Wait();
 
@@ -59,9 +57,7 @@ class AnalysisLoop {
   const std::function<bool()> ready_;
   std::atomic<int64_t> analysed_{0};
   std::atomic<int64_t> errors_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
+  ShutdownSignal stop_;  // raised by Stop()
   std::thread thread_;
 };
 

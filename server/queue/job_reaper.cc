@@ -15,24 +15,15 @@ void JobReaper::Start() {
 }
 
 void JobReaper::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
+  stop_.Raise();
   if (thread_.joinable()) thread_.join();
-}
-
-bool JobReaper::stopping() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return stop_;
 }
 
 int JobReaper::RunBatches(const std::function<StatusOr<int>()>& batch, const char* what) {
   // Bounded batches: no pass holds many rows or runs long, the rest waits for the next prune.
   int done = 0;
   for (int b = 0; b < options_.sample_batches_per_prune; ++b) {
-    if (stopping()) break;
+    if (stop_.raised()) break;
     StatusOr<int> n = batch();
     if (!n.ok()) {
       spdlog::warn("msg=\"{} failed\" error=\"{}\"", what, n.status().ToString());
@@ -92,10 +83,7 @@ Status JobReaper::RunOnce() {
 
 void JobReaper::Loop() {
   while (true) {
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_for(lock, options_.interval, [this] { return stop_; })) return;
-    }
+    if (stop_.WaitFor(options_.interval)) return;
     // No lock held across the queries.
     Status status = RunOnce();
     if (!status.ok()) {

@@ -10,13 +10,12 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <thread>
 
 #include "common/status/status.h"
+#include "common/sync/shutdown_signal.h"
 #include "server/database/database.h"
 
 namespace warpwatch::server::queue {
@@ -70,7 +69,6 @@ class JobReaper {
 
  private:
   void Loop();
-  bool stopping();  // Stop() was called
   // Calls `batch` until it returns less than a full batch, an error (logged with `what`),
   // options_.sample_batches_per_prune calls, or Stop() (no batch starts after it: a server
   // stopping in a long prune exits within one batch); returns the sum of what it returned.
@@ -85,9 +83,7 @@ class JobReaper {
   std::atomic<int64_t> samples_dropped_{0};
   std::atomic<int64_t> summaries_folded_{0};
   int64_t passes_ = 0;  // RunOnce calls; only the reaper's thread (or a test) calls RunOnce
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
+  ShutdownSignal stop_;  // raised by Stop()
   std::thread thread_;
 };
 

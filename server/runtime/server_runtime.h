@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status/status.h"
+#include "common/sync/shutdown_signal.h"
 #include "server/analysis/analysis_loop.h"
 #include "server/analysis/analysis_store.h"
 #include "server/auth/authorizer.h"
@@ -34,7 +35,6 @@
 #include "server/schedule/scheduler.h"
 #include "server/service/result_service.h"
 #include "server/service/schedule_service.h"
-#include "server/service/shutdown_signal.h"
 #include "server/service/worker_service.h"
 #include "server/store/store.h"
 

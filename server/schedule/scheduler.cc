@@ -55,23 +55,14 @@ Scheduler::~Scheduler() { Stop(); }
 void Scheduler::Start() { thread_ = std::thread([this] { Loop(); }); }
 
 void Scheduler::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
+  stop_.Raise();
   if (thread_.joinable()) thread_.join();
-}
-
-bool Scheduler::stopping() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return stop_;
 }
 
 StatusOr<int> Scheduler::RunOnce() {
   int recorded = 0;
   while (recorded < options_.max_fires_per_pass) {
-    if (stopping()) break;  // a pass of many fires must not hold a shutdown
+    if (stop_.raised()) break;  // a pass of many fires must not hold a shutdown
     // One instant per claim: the claim's "due" and the decision agree on what now is.
     const absl::Time now = clock_();
     const ScheduleStore::Decide decide = [this, now](const DueSchedule& due) {
@@ -100,8 +91,7 @@ void Scheduler::Loop() {
         spdlog::warn("msg=\"schedule pass failed\" error=\"{}\"", pass.status().ToString());
       }
     }
-    std::unique_lock<std::mutex> lock(mu_);
-    if (cv_.wait_for(lock, options_.interval, [this] { return stop_; })) return;
+    if (stop_.WaitFor(options_.interval)) return;
   }
 }
 

@@ -16,12 +16,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <thread>
 
 #include "common/status/status.h"
+#include "common/sync/shutdown_signal.h"
 #include "server/schedule/clock.h"
 #include "server/schedule/schedule_store.h"
 
@@ -65,7 +64,6 @@ class Scheduler {
   int64_t errors() const { return errors_.load(); }  // failed passes
 
  private:
-  bool stopping();  // Stop() was called
   void Loop();
 
   ScheduleStore* store_;
@@ -74,9 +72,7 @@ class Scheduler {
   const std::function<bool()> ready_;
   std::atomic<int64_t> fires_{0};
   std::atomic<int64_t> errors_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
+  ShutdownSignal stop_;  // raised by Stop()
   std::thread thread_;
 };
 

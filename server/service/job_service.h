@@ -6,9 +6,9 @@
 #include <atomic>
 #include <chrono>
 
+#include "common/sync/shutdown_signal.h"
 #include "server/auth/authorizer.h"
 #include "server/database/database.h"
-#include "server/service/shutdown_signal.h"
 #include "server/validation/job_spec_validator.h"
 #include "warpwatch/v1/job.grpc.pb.h"
 

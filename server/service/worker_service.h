@@ -14,12 +14,12 @@
 #include <memory>
 #include <mutex>
 
+#include "common/sync/shutdown_signal.h"
 #include "server/auth/authorizer.h"
 #include "server/database/database.h"
 #include "server/service/detail/acquire_parking.h"
 #include "server/service/detail/worker_caller_cache.h"
 #include "server/service/detail/worker_requests.h"
-#include "server/service/shutdown_signal.h"
 #include "server/store/store.h"
 #include "warpwatch/v1/worker.grpc.pb.h"
 

@@ -28,8 +28,8 @@
 #include <thread>
 
 #include "common/status/status.h"
+#include "common/sync/shutdown_signal.h"
 #include "server/auth/token_file.h"
-#include "server/service/shutdown_signal.h"
 #include "server/store/store.h"
 #include "warpwatch/v1/worker.pb.h"
 

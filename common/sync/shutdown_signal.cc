@@ -1,7 +1,7 @@
-// File: server/service/shutdown_signal.cc
-#include "server/service/shutdown_signal.h"
+// File: common/sync/shutdown_signal.cc
+#include "common/sync/shutdown_signal.h"
 
-namespace warpwatch::server {
+namespace warpwatch {
 
 void ShutdownSignal::Raise() {
   {
@@ -21,4 +21,4 @@ bool ShutdownSignal::WaitFor(std::chrono::milliseconds timeout) const {
   return cv_.wait_for(lock, timeout, [this] { return raised_; });
 }
 
-}  // namespace warpwatch::server
+}  // namespace warpwatch
