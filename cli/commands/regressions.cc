@@ -88,7 +88,7 @@ void RegisterRegressions(CLI::App& app, const ClientOptions& client, int* exit_c
   auto flags = std::make_shared<RegressionsFlags>();
   CLI::App* cmd = app.add_subcommand("regressions", "List regressions, newest first");
   cmd->add_option("--state", flags->states,
-                  "open, acknowledged, dismissed, fixed, suspected or noise (repeatable: any of)");
+                  "open, acknowledged, dismissed, fixed, suspected, noise or accepted (repeatable: any of)");
   cmd->add_option("--kind", flags->kinds, "regression, improvement or outlier (repeatable)");
   cmd->add_option("--gpu-model", flags->gpu_model, "GPU model (exact name)");
   cmd->add_option("--family", flags->family, "kernel family (exact name)");

@@ -1,6 +1,6 @@
 // File: cli/commands/triage.cc
-// `warpwatch ack ID`, `dismiss ID`, `fixed ID` (each with --note): regression triage. The server
-// records who did it from the caller's credential.
+// `warpwatch ack ID`, `dismiss ID`, `fixed ID`, `accept ID` (each with --note): regression
+// triage. The server records who did it from the caller's credential.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -61,6 +61,10 @@ void RegisterTriage(CLI::App& app, const ClientOptions& client, int* exit_code) 
               v1::REGRESSION_STATE_DISMISSED);
   RegisterOne(app, client, exit_code, "fixed", "Mark a regression fixed",
               v1::REGRESSION_STATE_FIXED);
+  RegisterOne(app, client, exit_code, "accept",
+              "Accept a regression's new level: the GPU's baseline re-anchors there and the "
+              "detector raises nothing more for it",
+              v1::REGRESSION_STATE_ACCEPTED);
 }
 
 }  // namespace warpwatch::cli

@@ -22,8 +22,15 @@ struct AnalysisConfig {
   // Newest good runs of a series read per analysis: the change-point detector's window (half a
   // year of nightly runs) and the pool SelectBaseline picks the last N (10) from.
   size_t history_runs = 180;
-  // Fleet view: the latest good run of each device of the model that finished within this span
-  // before the analysed run did ("one night", with slack for a night whose jobs queue for hours).
+  // The model-wide noise estimate (detect::SuccessiveDifferenceNoise): from the newest this many
+  // good points of the series over every GPU of the model (on a small fleet months of nights, on
+  // 1000 GPUs the last two), recomputed when older than model_noise_max_age (a night's runs
+  // barely move it, and recomputing it on every run of a 1000-GPU night would read 2000 rows per
+  // case per run).
+  size_t model_noise_points = 2000;
+  std::chrono::seconds model_noise_max_age{12 * 3600};
+  // Fleet view, for runs not of a schedule (a schedule run is its own night): the same-software
+  // runs of the model that finished within this span before the analysed run did.
   std::chrono::hours fleet_window{24};
   // A confirmation job still QUEUED this long after it was created is cancelled and its suspects
   // open unconfirmed: its GPU left the fleet (or stays busy) and a suspect must not wait forever.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status/status.h"
+#include "server/detect/noise_model.h"
 #include "server/detect/run_point.h"
 #include "warpwatch/v1/job.pb.h"
 
@@ -46,6 +47,8 @@ struct RunCase {
 struct SeriesPoint {
   detect::RunPoint point;  // no samples
   int64_t started_at_micros = 0;
+  // May serve as a baseline (LoadSeries says when not); every point counts for change points.
+  bool baseline_eligible = true;
 };
 
 // A series whose change points are kept: the GPU-model series (device_uuid "") or the one-device
@@ -67,6 +70,9 @@ inline constexpr const char* kStateSuspected = "SUSPECTED";
 inline constexpr const char* kStateOpen = "OPEN";
 inline constexpr const char* kStateDismissed = "DISMISSED";
 inline constexpr const char* kStateNoise = "NOISE";
+inline constexpr const char* kStateAcknowledged = "ACKNOWLEDGED";
+inline constexpr const char* kStateFixed = "FIXED";
+inline constexpr const char* kStateAccepted = "ACCEPTED";
 // regression_event.actor of every change the detector makes.
 inline constexpr const char* kDetectorActor = "detector";
 
@@ -93,6 +99,37 @@ struct Finding {
   std::string blame = "NONE";  // "NONE", "CODE", "ENVIRONMENT"
   std::string method;          // the rule and its parameters, for people
   std::string note;            // the first regression_event's note ('' -> state)
+  std::optional<double> min_detectable_change;  // of the series on this GPU, when judged
+  std::optional<double> noise_sigma;            // the noise model's relative sigma used
+};
+
+// A REGRESSION or IMPROVEMENT of a series on one GPU that is still active (SUSPECTED, OPEN or
+// ACKNOWLEDGED): later runs of that GPU are judged against its baseline, and attach to it while
+// they stay at its level, instead of opening a finding a night.
+struct ActiveFinding {
+  int64_t regression_id = 0;
+  std::string kind;   // kKindRegression or kKindImprovement
+  std::string state;  // kStateSuspected, kStateOpen or kStateAcknowledged
+  std::string series_id;
+  std::vector<int64_t> baseline_run_ids;
+  double change = 0;    // of its first run against that baseline: the level it stands for
+  bool pinned = false;  // judged against a pinned baseline (method kMethodPinnedPrefix...)
+};
+
+// The noise of a series on one GPU as its last decision saw it (series_noise rows).
+struct SeriesSensitivity {
+  std::string series_id;
+  double sigma_relative = 0;
+  double min_detectable_change = 0;
+  int baseline_runs = 0;
+};
+
+// What the analysis of one run judged (run.analysis_coverage).
+struct RunCoverage {
+  int cases = 0;                          // measurements of the run
+  int judged = 0;                         // decided SLOWER, FASTER or SAME
+  int attached = 0;                       // of those: judged against an active finding
+  std::map<std::string, int> unsure;      // reason class -> cases not judged
 };
 
 // A change point of one series, stored as a change_point row.
@@ -145,6 +182,9 @@ class AnalysisTx {
   // most `max_throttled_fraction`, a positive finite median) of SUCCEEDED runs that are not
   // confirmation runs, oldest first (run start, then id); only `device_uuid`'s runs unless it is
   // empty. The claimed run's own point is included when good. Series without points are absent.
+  // A point at a finding's level (a regression_run of a finding not ACCEPTED, NOISE or DISMISSED)
+  // is left out; with `device_uuid` set, so are the GPU's runs that started before the first run
+  // of its newest ACCEPTED finding of the series (the baseline re-anchors at an accepted level).
   virtual StatusOr<std::map<std::string, std::vector<SeriesPoint>>> LoadSeries(
       const std::vector<std::string>& series_ids, const std::string& device_uuid, size_t newest,
       double max_throttled_fraction) = 0;
@@ -162,11 +202,42 @@ class AnalysisTx {
   virtual StatusOr<std::map<std::string, PinnedBaseline>> LoadPinnedBaselines(
       const std::vector<std::string>& series_ids, double max_throttled_fraction) = 0;
 
-  // Per series, the latest good point of each device (same goodness as LoadSeries, confirmation
-  // runs excluded) among runs that finished in (from, to]; one RunPoint per device.
-  virtual StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> LatestPerDevice(
+  // Per series, the same-night peers of the claimed run: the latest good point of each device of
+  // the model (same goodness as LoadSeries, confirmation runs excluded), the claimed run's own
+  // point included. Peers are the runs of the claimed run's schedule run when its job came from a
+  // schedule; otherwise the runs that finished in (from, to] with the same software (driver, CUDA
+  // runtime, worker version and the `git_sha` label), so a window never spans two builds.
+  virtual StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> NightPeers(
       const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
       double max_throttled_fraction) = 0;
+
+  // Per series, the model-wide noise estimate (detect::SuccessiveDifferenceNoise over the newest
+  // `points` good points of every device, SUCCEEDED non-confirmation runs), from series_noise
+  // when computed less than `max_age` ago, else computed now and stored. Series without two runs
+  // of one device get an unknown estimate.
+  virtual StatusOr<std::map<std::string, detect::NoiseEstimate>> LoadModelNoise(
+      const std::vector<std::string>& series_ids, size_t points, std::chrono::seconds max_age,
+      double max_throttled_fraction) = 0;
+
+  // Stores each series' sensitivity on the claimed run's device (series_noise, replacing the row).
+  virtual Status RecordSensitivity(const std::vector<SeriesSensitivity>& rows) = 0;
+
+  // The active finding of each series on the claimed run's device (the newest when several).
+  virtual StatusOr<std::map<std::string, ActiveFinding>> LoadActiveFindings(
+      const std::vector<std::string>& series_ids) = 0;
+
+  // The claimed run's point `measurement_id` joins finding `regression_id` at its level:
+  // a regression_run row, last_run_id and runs_at_level updated. Idempotent per (finding, run).
+  virtual Status AttachToFinding(int64_t regression_id, int64_t measurement_id, double change,
+                                 std::optional<double> z) = 0;
+
+  // The level of an OPEN or ACKNOWLEDGED finding returned in the claimed run: FIXED by the
+  // detector, closed_run_id = the run, with an event (`note`). A finding in another state by now is
+  // left alone.
+  virtual Status CloseFinding(int64_t regression_id, const std::string& note) = 0;
+
+  // Stores what the analysis judged (run.analysis_coverage).
+  virtual Status RecordCoverage(const RunCoverage& coverage) = 0;
 
   // Inserts the rows and a regression_event ('' -> state, actor kDetectorActor, the finding's
   // note) for each. A row of the same (run, case, kind) already stored is left alone (its id 0 in

@@ -52,22 +52,27 @@ StatusOr<int64_t> PlannedPoints(const v1::JobSpec& spec) {
 SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase* confirmation,
                                           const std::vector<detect::RunPoint>& baseline,
                                           const detect::DetectionConfig& config,
-                                          const std::vector<detect::RunPoint>* rolling) {
+                                          const std::vector<detect::RunPoint>* rolling,
+                                          const detect::NoiseEstimate& model_noise) {
   if (confirmation == nullptr) {
     return {kStateOpen, "unconfirmed: the confirmation run did not measure this case"};
   }
   detect::SeriesDecision d;
   std::optional<detect::PinnedDecision> pinned;
   if (suspect.pinned) {
-    pinned =
-        detect::DecideAgainstPinned(confirmation->point, baseline,
-                                    rolling ? *rolling : std::vector<detect::RunPoint>(), config);
+    pinned = detect::DecideAgainstPinned(confirmation->point, baseline,
+                                         rolling ? *rolling : std::vector<detect::RunPoint>(),
+                                         config, model_noise);
   }
-  d = pinned ? pinned->decision : detect::DecideSeries(confirmation->point, baseline, config);
+  // One decision, no run-wide control: the confirmation is the second, independent test of a
+  // suspect that already passed the first run's.
+  d = pinned ? pinned->decision
+             : detect::DecideSeries(confirmation->point, baseline, config, model_noise);
   char evidence[256];
   std::snprintf(evidence, sizeof(evidence),
-                " (confirmation run: %+.2f %%, z %.1f, %s, %zu baseline runs)", d.time.change * 100,
-                d.time.z, detect::VerdictName(d.verdict), d.baseline_runs_used);
+                " (confirmation run: %+.2f %%, z %.1f, p %.2g, %s, %zu baseline runs)",
+                d.time.change * 100, d.time.z, d.time.p_value, detect::VerdictName(d.verdict),
+                d.baseline_runs_used);
   if (d.verdict == detect::Verdict::kUnsure) {
     return {kStateOpen, "unconfirmed: the confirmation run could not be judged: " + d.reason};
   }

@@ -50,7 +50,8 @@ struct SuspectResolution {
 SuspectResolution ResolveWithConfirmation(const Suspect& suspect, const RunCase* confirmation,
                                           const std::vector<detect::RunPoint>& baseline,
                                           const detect::DetectionConfig& config,
-                                          const std::vector<detect::RunPoint>* rolling = nullptr);
+                                          const std::vector<detect::RunPoint>* rolling = nullptr,
+                                          const detect::NoiseEstimate& model_noise = {});
 
 }  // namespace warpwatch::server::analysis
 

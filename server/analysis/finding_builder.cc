@@ -15,19 +15,30 @@ std::string Format(const char* format, double a, double b = 0, double c = 0, dou
   return buffer;
 }
 
+// "p <= cutoff (Benjamini-Hochberg at q over m decisions)" or the single-decision level.
+std::string SignificanceText(const detect::SeriesDecision& decision,
+                             const detect::DetectionConfig& config) {
+  if (decision.false_alarm_cutoff) {
+    return Format("p <= %.3g (Benjamini-Hochberg at q %.3g over the run's %.0f decisions)",
+                  *decision.false_alarm_cutoff, config.false_alarm_rate,
+                  static_cast<double>(decision.decisions_in_run));
+  }
+  return Format("p <= %.3g", config.false_alarm_rate);
+}
+
 std::string MethodText(const detect::SeriesDecision& decision,
                        const detect::DetectionConfig& config) {
-  std::string method = Format(
-      "robust_z: SLOWER/FASTER when |z| >= %.2f and |change| >= %.2f %% against the median and "
-      "scaled MAD (floor %.2f %% of the median) of the last %.0f good runs of the series "
-      "(N %.0f",
-      config.z_threshold, config.min_relative_change * 100, config.mad_floor_relative * 100,
-      static_cast<double>(decision.baseline_runs_used), static_cast<double>(config.baseline_runs));
+  std::string method = "noise_model: SLOWER/FASTER when " + SignificanceText(decision, config);
   method += Format(
-      ", at least %.0f; own device preferred); cycles (time x SM clock) judged "
-      "alike when the clocks differ by more than %.1f %%; Mann-Whitney U p on raw "
-      "samples is evidence only",
-      static_cast<double>(config.min_baseline_runs), config.clock_tolerance * 100);
+      " and |change| >= %.2f %% against the median of this GPU's last %.0f good runs (N %.0f, at "
+      "least %.0f); p two-sided, Student t on the change over ",
+      config.min_relative_change * 100, static_cast<double>(decision.baseline_runs_used),
+      static_cast<double>(config.baseline_runs), static_cast<double>(config.min_baseline_runs));
+  method += detect::NoiseText(decision.noise);
+  method += Format(
+      "; cycles (time x SM clock) judged alike when the clocks differ by more than %.1f %%; "
+      "Mann-Whitney U p on raw samples is evidence only",
+      config.clock_tolerance * 100);
   return method;
 }
 
@@ -36,16 +47,14 @@ std::string PinnedMethodText(const detect::SeriesDecision& decision, const PinUs
   std::string method =
       std::string(kMethodPinnedPrefix) + " baseline pin " + std::to_string(pin.pin_id) + " (runs";
   for (int64_t id : decision.baseline_run_ids) method += " " + std::to_string(id);
+  method += "): SLOWER/FASTER when " + SignificanceText(decision, config);
+  method += Format(" and |change| >= %.2f %% against the median of this GPU's pinned runs, ",
+                   config.min_relative_change * 100);
+  method += "spread from " + pin.spread;
   method += Format(
-      "): SLOWER/FASTER when |z| >= %.2f and |change| >= %.2f %% against the median of the pinned "
-      "runs' medians, spread from ",
-      config.z_threshold, config.min_relative_change * 100);
-  method += pin.spread;
-  method += Format(
-      " (MAD floor %.2f %% of the median); cycles (time x SM clock) judged alike when the clocks "
-      "differ by more than %.1f %%; Mann-Whitney U p against the pinned runs' samples is evidence "
-      "only",
-      config.mad_floor_relative * 100, config.clock_tolerance * 100);
+      "; cycles (time x SM clock) judged alike when the clocks differ by more than %.1f %%; "
+      "Mann-Whitney U p against the pinned runs' samples is evidence only",
+      config.clock_tolerance * 100);
   return method;
 }
 
@@ -102,6 +111,10 @@ std::optional<Finding> FindingFromDecision(const ClaimedRun& run, const RunCase&
   f.blame = detect::BlameName(decision.blame);
   f.method =
       pin != nullptr ? PinnedMethodText(decision, *pin, config) : MethodText(decision, config);
+  if (decision.judged) {
+    f.min_detectable_change = decision.min_detectable_change;
+    f.noise_sigma = decision.noise.sigma_relative;
+  }
   f.note = StartNote(f.state, decision);
   return f;
 }

@@ -1,6 +1,8 @@
 // File: server/analysis/run_analyzer.cc
 #include "server/analysis/run_analyzer.h"
 
+#include <chrono>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -10,8 +12,12 @@
 
 #include "server/analysis/confirmation_plan.h"
 #include "server/analysis/finding_builder.h"
+#include "server/analysis/finding_tracker.h"
 #include "server/analysis/series_change_points.h"
+#include "server/detect/baseline.h"
+#include "server/detect/false_alarm_control.h"
 #include "server/detect/fleet_outliers.h"
+#include "server/detect/mann_whitney.h"
 #include "server/detect/pinned_decision.h"
 #include "server/detect/series_decision.h"
 
@@ -21,59 +27,110 @@ namespace {
 using SeriesMap = std::map<std::string, std::vector<SeriesPoint>>;
 
 // The baseline candidates of series `id`: its model-wide history and the run's own device's
-// history (the newest points of a busy model may hold none of this device's runs, while
-// prefer_same_device wants them), merged by start time, restricted to the runs that started
-// before the claimed run (never the run itself or a later one, whatever order runs are analysed
-// in).
+// history merged by start time, restricted to the runs that started before the claimed run (never
+// the run itself or a later one, whatever order runs are analysed in) and to points that may serve
+// as a baseline (not at the level of a standing finding, not before an accepted level).
+// DecideSeries keeps the device's own.
 std::vector<detect::RunPoint> HistoryBefore(const SeriesMap& model, const SeriesMap& device,
                                             const std::string& id, const ClaimedRun& run) {
-  std::map<std::pair<int64_t, int64_t>, const detect::RunPoint*> by_start;  // (start, run id)
+  std::map<std::pair<int64_t, int64_t>, const SeriesPoint*> by_start;  // (start, run id)
   for (const SeriesMap* source : {&model, &device}) {
     auto it = source->find(id);
     if (it == source->end()) continue;
     for (const SeriesPoint& p : it->second) {
       const std::pair<int64_t, int64_t> key(p.started_at_micros, p.point.run_id);
-      if (key < std::make_pair(run.started_at_micros, run.run_id)) by_start[key] = &p.point;
+      if (key < std::make_pair(run.started_at_micros, run.run_id)) by_start[key] = &p;
     }
   }
   std::vector<detect::RunPoint> out;
   out.reserve(by_start.size());
-  for (const auto& [key, point] : by_start) out.push_back(*point);
+  for (const auto& [key, p] : by_start) {
+    if (p->baseline_eligible) out.push_back(p->point);
+  }
   return out;
 }
 
-// DecideSeries; for a flagged case again with the baseline runs' samples, for the U-test p.
-StatusOr<detect::SeriesDecision> Decide(AnalysisTx& tx, const RunCase& c,
-                                        const std::vector<detect::RunPoint>& history,
-                                        const detect::DetectionConfig& config) {
-  detect::SeriesDecision decision = detect::DecideSeries(c.point, history, config);
-  if (decision.verdict != detect::Verdict::kSlower &&
-      decision.verdict != detect::Verdict::kFaster) {
-    return decision;
-  }
+// The U-test p of the case's samples against the baseline runs' pooled samples (evidence only),
+// for a flagged decision.
+Status AddUTest(AnalysisTx& tx, const RunCase& c, detect::SeriesDecision* decision) {
   ASSIGN_OR_RETURN(std::vector<detect::RunPoint> baseline,
-                   tx.LoadPoints(c.series_id, decision.baseline_run_ids, /*with_samples=*/true));
-  return detect::DecideSeries(c.point, baseline, config);
+                   tx.LoadPoints(c.series_id, decision->baseline_run_ids, /*with_samples=*/true));
+  std::vector<double> pooled;
+  for (const detect::RunPoint& run : baseline) {
+    pooled.insert(pooled.end(), run.samples_seconds.begin(), run.samples_seconds.end());
+  }
+  decision->u_test_p_value.reset();
+  if (pooled.empty() || c.point.samples_seconds.empty()) return OkStatus();
+  StatusOr<detect::UTestResult> u = detect::MannWhitneyUTest(c.point.samples_seconds, pooled);
+  if (u.ok()) decision->u_test_p_value = u->p_value;
+  return OkStatus();
 }
 
-// The decision of `c` against the series' baseline pin when it has one with a good run
-// (detect::DecideAgainstPinned, the rolling `history` giving the spread); nullopt otherwise.
+// The decision of `c` against the series' baseline pin when it has one with a good run of this
+// GPU (detect::DecideAgainstPinned, the rolling `history` giving the device's own noise); nullopt
+// otherwise.
 struct PinnedJudgement {
   detect::SeriesDecision decision;
   PinUsed pin;
 };
 StatusOr<std::optional<PinnedJudgement>> DecidePinned(
     AnalysisTx& tx, const RunCase& c, const std::map<std::string, PinnedBaseline>& pins,
-    const std::vector<detect::RunPoint>& history, const detect::DetectionConfig& config) {
+    const std::vector<detect::RunPoint>& history, const detect::NoiseEstimate& noise,
+    size_t decisions, const detect::DetectionConfig& config) {
   auto it = pins.find(c.series_id);
   if (it == pins.end()) return std::optional<PinnedJudgement>();
   ASSIGN_OR_RETURN(std::vector<detect::RunPoint> pinned,
-                   tx.LoadPoints(c.series_id, it->second.run_ids, /*with_samples=*/true));
+                   tx.LoadPoints(c.series_id, it->second.run_ids, /*with_samples=*/false));
   std::optional<detect::PinnedDecision> d =
-      detect::DecideAgainstPinned(c.point, pinned, history, config);
+      detect::DecideAgainstPinned(c.point, pinned, history, config, noise, decisions);
   if (!d) return std::optional<PinnedJudgement>();
   return std::optional<PinnedJudgement>(
       PinnedJudgement{d->decision, {it->second.pin_id, d->spread}});
+}
+
+// The run's point of `c` against a standing finding's baseline, with the same noise model.
+StatusOr<detect::SeriesDecision> DecideAgainstFinding(AnalysisTx& tx, const RunCase& c,
+                                                      const ActiveFinding& finding,
+                                                      const std::vector<detect::RunPoint>& history,
+                                                      const detect::NoiseEstimate& noise,
+                                                      size_t decisions,
+                                                      const detect::DetectionConfig& config) {
+  ASSIGN_OR_RETURN(std::vector<detect::RunPoint> baseline,
+                   tx.LoadPoints(c.series_id, finding.baseline_run_ids, /*with_samples=*/false));
+  if (finding.pinned) {
+    std::optional<detect::PinnedDecision> d =
+        detect::DecideAgainstPinned(c.point, baseline, history, config, noise, decisions);
+    if (d) return d->decision;
+  }
+  // The finding's baseline runs are the level (however many are left); the device's own
+  // recent runs, which now sit at the new level, give no noise pairs here: the model does.
+  detect::SeriesDecision d;
+  const std::string why_not = detect::WhyNotGood(c.point, config);
+  std::vector<detect::RunPoint> good;
+  for (const detect::RunPoint& p : baseline) {
+    if (detect::IsGoodRun(p, config)) good.push_back(p);
+  }
+  if (!why_not.empty() || good.empty()) {
+    d.reason = why_not.empty() ? "the finding's baseline runs are gone" : why_not;
+    return d;
+  }
+  return detect::DecideAgainstRuns(c.point, good,
+                                   detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(
+                                                                   good, config),
+                                                        config),
+                                   config, decisions);
+}
+
+// The class of an UNSURE decision, for the run's coverage.
+std::string UnsureClass(const RunCase& c, const detect::SeriesDecision& d,
+                        const detect::DetectionConfig& config) {
+  if (d.judged) return "clock_masked";  // time and cycles disagree (attribution.h)
+  const std::string why_not = detect::WhyNotGood(c.point, config);
+  if (why_not.empty()) return "too_few_runs";
+  if (!c.point.ok) return "failed";
+  if (!c.point.verified) return "unverified";
+  if (why_not.rfind("throttled", 0) == 0) return "throttled";
+  return "bad_median";
 }
 
 StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vector<RunCase>& cases,
@@ -81,18 +138,16 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
   RunAnalysisSummary summary;
   summary.cases = static_cast<int>(cases.size());
   ASSIGN_OR_RETURN(std::vector<Suspect> suspects, tx.SuspectsOfConfirmationJob(tx.run().job_id));
-  // A suspect judged against a pin is confirmed against it too, with the rolling window's spread.
-  std::vector<std::string> pinned_series;
-  for (const Suspect& s : suspects) {
-    if (s.pinned) pinned_series.push_back(s.series_id);
-  }
+  if (suspects.empty()) return summary;
+  std::vector<std::string> series_ids;
+  for (const Suspect& s : suspects) series_ids.push_back(s.series_id);
+  const double max_throttled = config.detection.max_throttled_fraction;
+  ASSIGN_OR_RETURN(auto noise, tx.LoadModelNoise(series_ids, config.model_noise_points,
+                                                 config.model_noise_max_age, max_throttled));
+  // The device's rolling window gives a pinned suspect's own noise pairs.
   SeriesMap model, device;
-  if (!pinned_series.empty()) {
-    const double max_throttled = config.detection.max_throttled_fraction;
-    ASSIGN_OR_RETURN(model, tx.LoadSeries(pinned_series, "", config.history_runs, max_throttled));
-    ASSIGN_OR_RETURN(device, tx.LoadSeries(pinned_series, tx.run().device_uuid, config.history_runs,
-                                           max_throttled));
-  }
+  ASSIGN_OR_RETURN(device, tx.LoadSeries(series_ids, tx.run().device_uuid, config.history_runs,
+                                         max_throttled));
   for (const Suspect& s : suspects) {
     const RunCase* confirmation = nullptr;
     for (const RunCase& c : cases) {
@@ -100,22 +155,29 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
     }
     ASSIGN_OR_RETURN(std::vector<detect::RunPoint> baseline,
                      tx.LoadPoints(s.series_id, s.baseline_run_ids, /*with_samples=*/false));
-    const std::vector<detect::RunPoint> rolling =
-        s.pinned ? HistoryBefore(model, device, s.series_id, tx.run())
-                 : std::vector<detect::RunPoint>();
-    const SuspectResolution r =
-        ResolveWithConfirmation(s, confirmation, baseline, config.detection, &rolling);
+    const std::vector<detect::RunPoint> rolling = HistoryBefore(model, device, s.series_id, tx.run());
+    const SuspectResolution r = ResolveWithConfirmation(s, confirmation, baseline, config.detection,
+                                                        &rolling, noise[s.series_id]);
     RETURN_IF_ERROR(tx.ResolveSuspect(s.regression_id, r.state, r.note));
     ++summary.resolved;
   }
   return summary;
 }
 
+// A case of the run with its decision.
+struct Judged {
+  const RunCase* c = nullptr;
+  detect::SeriesDecision decision;
+  std::optional<PinUsed> pin;
+};
+
 StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>& cases,
                                       const AnalysisConfig& config) {
   const ClaimedRun& run = tx.run();
+  const detect::DetectionConfig& dc = config.detection;
   RunAnalysisSummary summary;
   summary.cases = static_cast<int>(cases.size());
+  summary.coverage.cases = summary.cases;
   std::vector<std::string> series_ids;
   std::set<SeriesKey> keys;
   for (const RunCase& c : cases) {
@@ -124,42 +186,101 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     keys.insert({c.series_id, run.device_uuid});
   }
   RETURN_IF_ERROR(tx.LockSeries(std::vector<SeriesKey>(keys.begin(), keys.end())));
-  const double max_throttled = config.detection.max_throttled_fraction;
+  const double max_throttled = dc.max_throttled_fraction;
   ASSIGN_OR_RETURN(SeriesMap model,
                    tx.LoadSeries(series_ids, "", config.history_runs, max_throttled));
   ASSIGN_OR_RETURN(SeriesMap device,
                    tx.LoadSeries(series_ids, run.device_uuid, config.history_runs, max_throttled));
   const int64_t window_us = std::chrono::microseconds(config.fleet_window).count();
   ASSIGN_OR_RETURN(auto pins, tx.LoadPinnedBaselines(series_ids, max_throttled));
-  ASSIGN_OR_RETURN(auto fleet,
-                   tx.LatestPerDevice(series_ids, run.finished_at_micros - window_us,
-                                      run.finished_at_micros, config.fleet.max_throttled_fraction));
+  ASSIGN_OR_RETURN(auto peers,
+                   tx.NightPeers(series_ids, run.finished_at_micros - window_us,
+                                 run.finished_at_micros, config.fleet.max_throttled_fraction));
+  ASSIGN_OR_RETURN(auto noise, tx.LoadModelNoise(series_ids, config.model_noise_points,
+                                                 config.model_noise_max_age, max_throttled));
+  ASSIGN_OR_RETURN(auto active, tx.LoadActiveFindings(series_ids));
+  const size_t m = cases.size();
+
+  // A case with a standing finding is judged against that finding's baseline: it attaches, closes
+  // it, or does nothing; it never opens another finding.
+  std::vector<Judged> judged;
+  std::vector<SeriesSensitivity> sensitivity;
+  for (const RunCase& c : cases) {
+    const std::vector<detect::RunPoint> history = HistoryBefore(model, device, c.series_id, run);
+    const detect::NoiseEstimate& model_noise = noise[c.series_id];
+    auto standing = active.find(c.series_id);
+    if (standing != active.end()) {
+      ASSIGN_OR_RETURN(detect::SeriesDecision d,
+                       DecideAgainstFinding(tx, c, standing->second, history, model_noise, m, dc));
+      const Tracking t = TrackFinding(standing->second, d, run.run_id);
+      if (t.action == TrackAction::kAttach) {
+        RETURN_IF_ERROR(tx.AttachToFinding(standing->second.regression_id, c.measurement_id,
+                                           d.time.change,
+                                           std::isfinite(d.time.z) ? std::optional<double>(d.time.z)
+                                                                   : std::nullopt));
+        ++summary.attached;
+      } else if (t.action == TrackAction::kClose) {
+        RETURN_IF_ERROR(tx.CloseFinding(standing->second.regression_id, t.note));
+        ++summary.closed;
+      }
+      if (d.judged) {
+        ++summary.coverage.judged;
+        ++summary.coverage.attached;
+      } else {
+        ++summary.coverage.unsure[UnsureClass(c, d, dc)];
+      }
+      continue;
+    }
+    ASSIGN_OR_RETURN(std::optional<PinnedJudgement> pinned,
+                     DecidePinned(tx, c, pins, history, model_noise, m, dc));
+    Judged j;
+    j.c = &c;
+    if (pinned) {
+      j.decision = std::move(pinned->decision);
+      j.pin = pinned->pin;
+    } else {
+      j.decision = detect::DecideSeries(c.point, history, dc, model_noise, m);
+    }
+    judged.push_back(std::move(j));
+  }
+  // False alarms controlled over the run's new decisions together.
+  std::vector<detect::SeriesDecision*> decisions;
+  for (Judged& j : judged) decisions.push_back(&j.decision);
+  const detect::FalseAlarmControl control = detect::ControlFalseAlarms(decisions, dc);
+  summary.demoted = static_cast<int>(control.demoted);
 
   std::vector<Finding> findings;
   std::vector<const RunCase*> finding_cases;
-  for (const RunCase& c : cases) {
-    const std::vector<detect::RunPoint> history = HistoryBefore(model, device, c.series_id, run);
-    // A pinned baseline, when the series has one with a good run, instead of the rolling window.
-    ASSIGN_OR_RETURN(std::optional<PinnedJudgement> pinned,
-                     DecidePinned(tx, c, pins, history, config.detection));
-    std::optional<detect::SeriesDecision> rolling;
-    if (!pinned) {
-      ASSIGN_OR_RETURN(rolling, Decide(tx, c, history, config.detection));
+  for (Judged& j : judged) {
+    const RunCase& c = *j.c;
+    detect::SeriesDecision& decision = j.decision;
+    if (decision.judged) {
+      sensitivity.push_back({c.series_id, decision.noise.sigma_relative,
+                             decision.min_detectable_change,
+                             static_cast<int>(decision.baseline_runs_used)});
     }
-    const detect::SeriesDecision& decision = pinned ? pinned->decision : *rolling;
-    if (auto f = FindingFromDecision(run, c, decision, config.detection,
-                                     pinned ? &pinned->pin : nullptr)) {
+    if (decision.verdict == detect::Verdict::kUnsure) {
+      ++summary.coverage.unsure[UnsureClass(c, decision, dc)];
+    } else {
+      ++summary.coverage.judged;
+    }
+    if (decision.verdict == detect::Verdict::kSlower ||
+        decision.verdict == detect::Verdict::kFaster) {
+      RETURN_IF_ERROR(AddUTest(tx, c, &decision));
+    }
+    if (auto f = FindingFromDecision(run, c, decision, dc, j.pin ? &*j.pin : nullptr)) {
       findings.push_back(std::move(*f));
       finding_cases.push_back(&c);
     }
-    auto devices = fleet.find(c.series_id);
-    if (devices == fleet.end()) continue;
+    auto devices = peers.find(c.series_id);
+    if (devices == peers.end()) continue;
     const detect::FleetView view = detect::FindFleetOutliers(devices->second, config.fleet);
     if (auto f = FindingFromFleet(run, c, view, config.fleet)) {
       findings.push_back(std::move(*f));
       finding_cases.push_back(&c);
     }
   }
+  RETURN_IF_ERROR(tx.RecordSensitivity(sensitivity));
   // One confirmation job for every suspect of the run, planned before anything is written: when
   // the catalog refuses the spec (a family or axis value that no longer exists) the suspects open
   // unconfirmed instead of waiting for a job that cannot run.
@@ -200,6 +321,7 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     summary.inserted.push_back(
         {findings[i].kind, findings[i].state, findings[i].family, findings[i].gpu_model});
   }
+  RETURN_IF_ERROR(tx.RecordCoverage(summary.coverage));
 
   for (const SeriesKey& key : keys) {
     const SeriesMap& source = key.device_uuid.empty() ? model : device;

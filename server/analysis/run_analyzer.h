@@ -32,6 +32,10 @@ struct RunAnalysisSummary {
   int64_t confirmation_job_id = 0;
   int change_point_series = 0;  // series whose change points were replaced
   int resolved = 0;             // suspects resolved (confirmation runs)
+  int attached = 0;             // cases that joined a standing finding at its level
+  int closed = 0;               // standing findings whose level returned (FIXED by the detector)
+  int demoted = 0;              // flags the run-wide false-alarm control turned SAME
+  RunCoverage coverage;         // what was judged, and why the rest was not
 };
 
 // Analyses tx.run(). Safe to run again on a rolled-back transaction (it only reads and writes

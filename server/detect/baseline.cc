@@ -41,9 +41,8 @@ std::vector<RunPoint> NewestGood(const std::vector<RunPoint>& history,
 std::vector<RunPoint> SelectBaseline(const std::vector<RunPoint>& history,
                                      const DetectionConfig& config,
                                      const std::string& device_uuid) {
-  if (config.prefer_same_device && !device_uuid.empty()) {
-    std::vector<RunPoint> own = NewestGood(history, config, &device_uuid);
-    if (own.size() >= config.min_baseline_runs && !own.empty()) return own;
+  if (config.same_device_only && !device_uuid.empty()) {
+    return NewestGood(history, config, &device_uuid);
   }
   return NewestGood(history, config, nullptr);
 }

@@ -20,8 +20,8 @@ inline bool IsGoodRun(const RunPoint& point, const DetectionConfig& config) {
 
 // The newest config.baseline_runs good runs of `history` (oldest first, as stored), returned
 // oldest first. Bad runs are skipped, never counted. May return fewer (or none).
-// With config.prefer_same_device and a non-empty `device_uuid`: only that device's runs when it
-// has at least config.min_baseline_runs good ones, else every device's.
+// With config.same_device_only and a non-empty `device_uuid`: only that device's runs (however
+// few: the caller says UNSURE below config.min_baseline_runs), else every device's.
 std::vector<RunPoint> SelectBaseline(const std::vector<RunPoint>& history,
                                      const DetectionConfig& config,
                                      const std::string& device_uuid = "");

@@ -8,24 +8,34 @@
 namespace warpwatch::server::detect {
 
 struct DetectionConfig {
-  // N: good runs of the series the rolling baseline keeps (the newest ones).
+  // N: good runs of the series the rolling baseline keeps (the newest ones). They give the level.
   size_t baseline_runs = 10;
-  // Fewer good baseline runs than this gives UNSURE: a MAD of 3 or 4 values is mostly luck.
+  // Fewer good baseline runs than this gives UNSURE.
   size_t min_baseline_runs = 5;
-  // Take the baseline from the new run's own device when it has min_baseline_runs good runs in
-  // the history (else from every device of the model): two H100s differ by up to 1.7 % on some
-  // cases in every run (tests/fixtures/h100_repeated), which a mixed baseline reads as a change.
-  bool prefer_same_device = true;
-  // |robust z| of the new median against the baseline medians needed to call a change. A MAD of
-  // 10 normal values is a noisy sigma (5th percentile 0.42 sigma, median 0.88), hence well above 3.
-  double z_threshold = 4.5;
+  // The baseline is the new run's own device's runs only (device offsets of one model reach
+  // 1.7 %, docs/noise.md): a GPU with fewer than min_baseline_runs good runs is UNSURE, never judged
+  // against a history that mixes other GPUs' offsets. False: every device's runs (studies, pins
+  // that cover several GPUs on purpose).
+  bool same_device_only = true;
+
+  // The noise model (noise_model.h). The model-wide estimate counts as at most this many of the
+  // series' own run pairs when pooled with them.
+  double model_noise_weight = 30;
+  // Floor on the pooled relative sigma: the in-run precision of a median is ~0.01-0.02 % and runs
+  // rarely agree better than 0.05 %; a sigma under the floor would make a 0.3 % wobble significant.
+  double noise_floor_relative = 0.002;
+  // Degrees of freedom of the tail per pair pooled (a median-based sigma is ~37 % as efficient as
+  // a standard deviation, and run noise has heavier tails than a normal), and their bounds.
+  double noise_dof_per_pair = 0.4;
+  double min_noise_dof = 3;
+  double max_noise_dof = 12;
+
+  // q: the false-alarm rate controlled over one run's decisions (Benjamini-Hochberg on the noise
+  // model's p-values; with nothing changed this bounds the chance that a run raises any flag).
+  double false_alarm_rate = 0.01;
   // |new / baseline median - 1| needed as well: below it a change is SAME however significant.
-  // Just under the p95 (1.6 %) of |change| between back-to-back runs of identical code.
-  double min_relative_change = 0.015;
-  // Floor on the baseline's robust sigma, relative to its median, so a flat baseline (MAD 0)
-  // cannot make a 0.1 % wobble significant: about twice the typical case's between-run sigma
-  // (0.16 %, from the measured median |change| of 0.15 % between two runs).
-  double mad_floor_relative = 0.003;
+  double min_relative_change = 0.01;
+
   // A run with more of its samples throttled than this is not good: neither baseline nor judged.
   double max_throttled_fraction = 0.05;
   // SM clocks closer than this (relative) are the same clock: time alone is compared.

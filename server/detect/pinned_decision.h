@@ -1,7 +1,6 @@
 // Deciding a run against a pinned baseline (runs a person chose, e.g. the release build's nightly
-// run) instead of the series' rolling window. A pin is often one run, too few for a spread of its
-// own, so the level comes from the pinned runs and the spread, when needed, from the rolling
-// window.
+// run) instead of the series' rolling window. A pin is often one run per GPU, too few for a spread
+// of its own, so the level comes from the pinned runs and the spread from the noise model.
 #ifndef WARPWATCH_SERVER_DETECT_PINNED_DECISION_H_
 #define WARPWATCH_SERVER_DETECT_PINNED_DECISION_H_
 
@@ -16,30 +15,27 @@
 namespace warpwatch::server::detect {
 
 struct PinnedDecision {
-  // As DecideSeries; baseline_run_ids / baseline_runs_used name the good pinned runs (oldest
-  // first), time.baseline is their level.
+  // As DecideSeries; baseline_run_ids / baseline_runs_used name the good pinned runs of the
+  // candidate's GPU (oldest first), time.baseline is their level.
   SeriesDecision decision;
-  // Where the spread came from, for people (the finding's method text): "the pinned runs",
-  // "the rolling window's N runs, rescaled to the pinned level" or "the MAD floor only".
+  // Where the spread came from, for people (the finding's method text).
   std::string spread;
 };
 
-// Judges `candidate` against the good runs of `pinned` (detect::IsGoodRun; bad ones and the
-// candidate's own run are dropped). nullopt when none is left: the caller uses the rolling window.
-//   Level: the median of the good pinned runs' medians.
-//   Spread: with at least config.min_baseline_runs good pinned runs, their own (DecideSeries over
-//   all of them, whatever device). Otherwise the rolling window's (`rolling`, the series history
-//   the caller would have used, passed through SelectBaseline): each of its baseline runs' median
-//   is multiplied by pinned level / rolling level and its clock by pinned clock / rolling clock, so
-//   the series' between-run noise is measured at the pinned level. When the rolling window has
-//   fewer than min_baseline_runs good runs too, the pinned runs alone with the MAD floor as sigma.
-//   Cycles: as DecideSeries on the same (rescaled) points.
-//   U-test: the candidate's samples against the good pinned runs' pooled samples (evidence only;
-//   absent when either side has none).
+// Judges a good `candidate` against the good runs of `pinned` of its own GPU (a pin of a schedule
+// run holds one run per GPU; GPUs of one model differ by up to 1.7 %, so another GPU's pinned run
+// is never this GPU's level; bad runs and the candidate's own run are dropped). nullopt when the
+// candidate is not good or no pinned run of its GPU is left: the caller uses the rolling window.
+//   Level: the median of those pinned runs' medians (k of them: the prediction sigma grows as
+//   sqrt(1 + pi / 2k), so one pinned run asks for a larger change than ten).
+//   Spread: the noise model, from `model_noise` and the pairs of the device's rolling window
+//   (`rolling`, the series history the caller would have used, through SelectBaseline).
+//   Cycles and U-test: as DecideSeries, against the pinned runs.
 // Never fails; never throws.
 std::optional<PinnedDecision> DecideAgainstPinned(
     const RunPoint& candidate, const std::vector<RunPoint>& pinned,
-    const std::vector<RunPoint>& rolling, const DetectionConfig& config = DetectionConfig());
+    const std::vector<RunPoint>& rolling, const DetectionConfig& config = DetectionConfig(),
+    const NoiseEstimate& model_noise = NoiseEstimate(), size_t decisions_in_run = 144);
 
 }  // namespace warpwatch::server::detect
 

@@ -1,6 +1,8 @@
-// DecideSeries: robust z on run medians, cycles for attribution, U-test as evidence.
+// DecideSeries: the change of the run median against the device's own level, its p under the
+// noise model, cycles for attribution, U-test as evidence.
 #include "server/detect/series_decision.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -12,8 +14,9 @@ namespace warpwatch::server::detect {
 namespace {
 
 std::string CountText(size_t have, size_t need) {
-  char buffer[96];
-  std::snprintf(buffer, sizeof(buffer), "%zu good baseline runs, %zu needed", have, need);
+  char buffer[128];
+  std::snprintf(buffer, sizeof(buffer), "%zu good baseline runs of this GPU, %zu needed", have,
+                need);
   return buffer;
 }
 
@@ -31,33 +34,39 @@ std::optional<double> UTestP(const RunPoint& candidate, const std::vector<RunPoi
 }  // namespace
 
 MedianTest TestMedian(double value, const std::vector<double>& reference_values,
-                      const DetectionConfig& config) {
+                      const SeriesNoise& noise, const DetectionConfig& config) {
   MedianTest test;
-  const RobustScale scale = RobustScaleOf(reference_values, config.mad_floor_relative);
-  test.baseline = scale.center;
-  test.sigma = scale.sigma;
-  test.floored = scale.floored;
+  test.baseline = Median(reference_values);
   test.value = value;
-  test.change = value / scale.center - 1;
-  test.z = RobustZ(value, scale);
-  if (test.z >= config.z_threshold && test.change >= config.min_relative_change) {
-    test.move = Move::kUp;
-  } else if (test.z <= -config.z_threshold && test.change <= -config.min_relative_change) {
-    test.move = Move::kDown;
+  test.change = value / test.baseline - 1;
+  const double sigma_relative = PredictionSigma(noise, reference_values.size());
+  test.sigma = sigma_relative * test.baseline;
+  test.floored = noise.floored;
+  test.z = test.change / sigma_relative;
+  test.p_value = ChangePValue(test.change, noise, reference_values.size());
+  if (test.p_value <= config.false_alarm_rate) {
+    if (test.change >= config.min_relative_change) {
+      test.move = Move::kUp;
+    } else if (test.change <= -config.min_relative_change) {
+      test.move = Move::kDown;
+    }
   }
   return test;
 }
 
 SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoint>& baseline,
-                            const DetectionConfig& config) {
+                            const DetectionConfig& config, const NoiseEstimate& model_noise,
+                            size_t decisions_in_run) {
   SeriesDecision decision;
   decision.new_sm_clock_mhz = candidate.sm_clock_mhz > 0 ? candidate.sm_clock_mhz : 0;
+  decision.decisions_in_run = decisions_in_run;
   const std::string why_not = WhyNotGood(candidate, config);
   if (!why_not.empty()) {
     decision.reason = "new run not judged: " + why_not;
     return decision;
   }
-  // Keep the newest good runs, as SelectBaseline would, whatever the caller passed.
+  // Keep the newest good runs of the candidate's GPU, as SelectBaseline would, whatever the
+  // caller passed.
   const std::vector<RunPoint> good = SelectBaseline(baseline, config, candidate.device_uuid);
   decision.baseline_runs_used = good.size();
   for (const RunPoint& run : good) decision.baseline_run_ids.push_back(run.run_id);
@@ -66,6 +75,23 @@ SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoin
     return decision;
   }
 
+  return DecideAgainstRuns(candidate, good,
+                           CombineNoise(model_noise, SuccessiveDifferenceNoise(good, config), config),
+                           config, decisions_in_run);
+}
+
+SeriesDecision DecideAgainstRuns(const RunPoint& candidate, const std::vector<RunPoint>& level_runs,
+                                 const SeriesNoise& noise, const DetectionConfig& config,
+                                 size_t decisions_in_run) {
+  SeriesDecision decision;
+  decision.new_sm_clock_mhz = candidate.sm_clock_mhz > 0 ? candidate.sm_clock_mhz : 0;
+  decision.decisions_in_run = decisions_in_run;
+  decision.baseline_runs_used = level_runs.size();
+  for (const RunPoint& run : level_runs) decision.baseline_run_ids.push_back(run.run_id);
+  const std::vector<RunPoint>& good = level_runs;
+  // Cycles are judged only with a clock on enough of the level runs (all of them when fewer
+  // than min_baseline_runs were given, as for a pin).
+  const size_t min_clocked = std::min(config.min_baseline_runs, level_runs.size());
   std::vector<double> medians, cycles, clocks;
   for (const RunPoint& run : good) {
     medians.push_back(run.median_seconds);
@@ -75,15 +101,19 @@ SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoin
       clocks.push_back(run.sm_clock_mhz);
     }
   }
-  decision.time = TestMedian(candidate.median_seconds, medians, config);
+  decision.noise = noise;
+  decision.time = TestMedian(candidate.median_seconds, medians, decision.noise, config);
+  decision.judged = true;
+  decision.min_detectable_change =
+      MinimumDetectableChange(decision.noise, good.size(), decisions_in_run, config);
   decision.u_test_p_value = UTestP(candidate, good);
 
   const double new_cycles = MedianCycles(candidate);
   // Cycles need a clock for the new run and for enough baseline runs to judge their spread.
   double clock_change = 0;
-  if (std::isfinite(new_cycles) && cycles.size() >= config.min_baseline_runs) {
+  if (std::isfinite(new_cycles) && cycles.size() >= min_clocked && !cycles.empty()) {
     decision.baseline_sm_clock_mhz = Median(clocks);
-    decision.cycles = TestMedian(new_cycles, cycles, config);
+    decision.cycles = TestMedian(new_cycles, cycles, decision.noise, config);
     clock_change = candidate.sm_clock_mhz / decision.baseline_sm_clock_mhz - 1;
     decision.clock = std::fabs(clock_change) <= config.clock_tolerance ? ClockComparison::kSame
                                                                        : ClockComparison::kChanged;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/catalog/plan.h"
+#include "common/series/comparable_series.h"
 #include "server/validation/detail/field_rules.h"
 #include "server/validation/request_validator.h"
 
@@ -102,6 +103,7 @@ StatusOr<SeriesQuery> ToSeriesQuery(const v1::GetSeriesRequest& request) {
   query.case_canonical = request.case_canonical();
   query.gpu_model = request.gpu_model();
   query.device_uuid = request.device_uuid();
+  query.settings_key = series::SettingsKey(request.measurement());
   query.range = request.range();
   query.limit =
       request.limit() == 0 ? kDefaultSeriesPoints : std::min(request.limit(), kMaxSeriesPoints);

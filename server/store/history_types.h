@@ -66,6 +66,7 @@ struct SeriesQuery {
   std::string case_canonical;  // required
   std::string gpu_model;       // required unless device_uuid is set
   std::string device_uuid;
+  std::string settings_key;    // series::SettingsKey of the runs' settings; "" = nightly
   v1::TimeRange range;         // on the run's start
   int limit = 400;             // the latest `limit` points, > 0
 };

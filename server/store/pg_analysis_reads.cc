@@ -15,20 +15,6 @@ namespace {
 using analysis::RunCase;
 using analysis::SeriesPoint;
 
-// Runs whose points may serve as history: finished well, and not a confirmation run (those
-// measure only a night's suspects; counting them would weigh suspect nights double).
-constexpr const char* kHistoryRun =
-    " r.state = 'SUCCEEDED' AND NOT EXISTS (SELECT 1 FROM job cj WHERE cj.id = r.job_id"
-    " AND cj.confirms_run_id IS NOT NULL)";
-
-// A good point (detect::IsGoodRun), the throttled fraction bound being parameter $n. NaN sorts
-// above Infinity in PostgreSQL, so "< Infinity" also rejects NaN.
-std::string GoodPoint(int n) {
-  return " m.status = 'OK' AND m.verified AND m.throttled_fraction <= $" + std::to_string(n) +
-         "::double precision AND m.median_seconds > 0"
-         " AND m.median_seconds < 'Infinity'::double precision";
-}
-
 // Columns of a RunPoint without samples, in the order PointFromRow reads them from `first`.
 constexpr const char* kPointColumns =
     "r.id, r.device_uuid, m.status, m.verified, m.throttled_fraction, m.median_seconds,"
@@ -78,6 +64,19 @@ std::map<std::string, int64_t> ParseParams(const std::string& text) {
 }
 
 }  // namespace
+
+// Runs whose points may serve as history: finished well, and not a confirmation run (those
+// measure only a night's suspects; counting them would weigh suspect nights double).
+const char* const kHistoryRun =
+    " r.state = 'SUCCEEDED' AND NOT EXISTS (SELECT 1 FROM job cj WHERE cj.id = r.job_id"
+    " AND cj.confirms_run_id IS NOT NULL)";
+
+// NaN sorts above Infinity in PostgreSQL, so "< Infinity" also rejects NaN.
+std::string GoodPoint(int n) {
+  return " m.status = 'OK' AND m.verified AND m.throttled_fraction <= $" + std::to_string(n) +
+         "::double precision AND m.median_seconds > 0"
+         " AND m.median_seconds < 'Infinity'::double precision";
+}
 
 std::vector<double> ParseDoubleArray(const std::string& literal) {
   std::vector<double> out;
@@ -141,10 +140,21 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
     double max_throttled_fraction) {
   using Result = std::map<std::string, std::vector<SeriesPoint>>;
   return GuardPg<StatusOr<Result>>("LoadSeries", [&]() -> StatusOr<Result> {
+    // `eligible`: the point may serve as a baseline: not at the level of a finding still standing
+    // (or closed by a fix or a return: those runs were abnormal), and not older than the GPU's
+    // newest accepted level of the series (analysis_store.h).
     pqxx::result rows = tx_.exec_params(
         std::string("SELECT t.series_id, t.id, t.device_uuid, t.status, t.verified,"
                     " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, ") +
-            MicrosSql("t.started_at") + " FROM (SELECT m.series_id, r.started_at, " +
+            MicrosSql("t.started_at") +
+            ", NOT EXISTS (SELECT 1 FROM regression_run rr JOIN regression g"
+            "   ON g.id = rr.regression_id WHERE rr.measurement_id = t.mid"
+            "   AND g.state NOT IN ('ACCEPTED', 'NOISE', 'DISMISSED'))"
+            " AND t.started_at >= coalesce((SELECT max(fr.started_at) FROM regression g"
+            "   JOIN run fr ON fr.id = g.run_id WHERE g.series_id = t.series_id"
+            "   AND g.device_uuid = t.device_uuid AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
+            "   AND g.state = 'ACCEPTED'), '-infinity'::timestamptz)"
+            " FROM (SELECT m.series_id, m.id AS mid, r.started_at, " +
             kPointColumns +
             ", row_number() OVER (PARTITION BY m.series_id ORDER BY r.started_at DESC, r.id DESC)"
             "   AS k"
@@ -160,6 +170,7 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
       SeriesPoint p;
       p.point = PointFromRow(row, 1);
       p.started_at_micros = row[8].as<int64_t>();
+      p.baseline_eligible = row[9].as<bool>();
       out[row[0].as<std::string>()].push_back(std::move(p));
     }
     return out;
@@ -213,22 +224,33 @@ StatusOr<std::map<std::string, analysis::PinnedBaseline>> PgAnalysisTx::LoadPinn
   });
 }
 
-StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::LatestPerDevice(
+StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::NightPeers(
     const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
     double max_throttled_fraction) {
   using Result = std::map<std::string, std::vector<detect::RunPoint>>;
-  return GuardPg<StatusOr<Result>>("LatestPerDevice", [&]() -> StatusOr<Result> {
+  return GuardPg<StatusOr<Result>>("NightPeers", [&]() -> StatusOr<Result> {
+    // me: the claimed run's schedule run (NULL without one) and its software. A peer is a run of
+    // the same schedule run, or, without one, a run of the window with the same software.
     pqxx::result rows = tx_.exec_params(
-        std::string("SELECT DISTINCT ON (m.series_id, r.device_uuid) m.series_id, ") +
+        std::string("WITH me AS (SELECT j.schedule_run_id AS sr, c.driver_version AS drv,"
+                    "  c.cuda_runtime_version AS rt, c.worker_version AS wv,"
+                    "  coalesce(c.labels->>'git_sha', '') AS sha"
+                    "  FROM run c LEFT JOIN job j ON j.id = c.job_id WHERE c.id = $5)"
+                    " SELECT DISTINCT ON (m.series_id, r.device_uuid) m.series_id, ") +
             kPointColumns +
-            " FROM measurement m JOIN run r ON r.id = m.run_id"
+            " FROM me, measurement m JOIN run r ON r.id = m.run_id"
+            " LEFT JOIN job pj ON pj.id = r.job_id"
             " WHERE m.series_id = ANY($1::text[]) AND r.device_uuid <> ''"
-            " AND r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
-            " AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
+            " AND (r.id = $5 OR CASE WHEN me.sr IS NOT NULL THEN pj.schedule_run_id = me.sr"
+            "   ELSE r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
+            "   AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
+            "   AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
+            "   AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha END)"
             " AND" +
             kHistoryRun + " AND" + GoodPoint(4) +
             " ORDER BY m.series_id, r.device_uuid, r.finished_at DESC, r.id DESC",
-        TextArrayLiteral(series_ids), from_micros, to_micros, max_throttled_fraction);
+        TextArrayLiteral(series_ids), from_micros, to_micros, max_throttled_fraction,
+        run_.run_id);
     Result out;
     for (const pqxx::row& row : rows) out[row[0].as<std::string>()].push_back(PointFromRow(row, 1));
     return out;

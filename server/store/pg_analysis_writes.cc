@@ -15,20 +15,19 @@
 namespace warpwatch::server::detail {
 namespace {
 
-// An optional double as a text parameter: '' for none, read back with nullif($n, '')::float8.
-std::string OptionalDouble(const std::optional<double>& v) {
-  if (!v || !std::isfinite(*v)) return "";
-  char buffer[40];
-  std::snprintf(buffer, sizeof(buffer), "%.17g", *v);
-  return buffer;
-}
-
 template <typename Map>
 std::map<std::string, std::string> ToStdMap(const Map& m) {
   return std::map<std::string, std::string>(m.begin(), m.end());
 }
 
 }  // namespace
+
+std::string OptionalDouble(const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return "";
+  char buffer[40];
+  std::snprintf(buffer, sizeof(buffer), "%.17g", *v);
+  return buffer;
+}
 
 StatusOr<std::vector<int64_t>> PgAnalysisTx::InsertFindings(
     const std::vector<analysis::Finding>& findings) {
@@ -41,16 +40,19 @@ StatusOr<std::vector<int64_t>> PgAnalysisTx::InsertFindings(
           "INSERT INTO regression (run_id, series_id, case_canonical, family, variant, gpu_model,"
           " device_uuid, measurement_id, kind, state, baseline_run_ids, baseline_median_seconds,"
           " new_median_seconds, change, p_value, z, cycles_change, baseline_sm_clock_mhz,"
-          " new_sm_clock_mhz, blame, clock_explained, method)"
+          " new_sm_clock_mhz, blame, clock_explained, method, last_run_id, min_detectable_change,"
+          " noise_sigma)"
           " VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8::bigint, 0), $9, $10, $11::bigint[],"
           " $12, $13, $14, nullif($15::text, '')::float8, nullif($16::text, '')::float8,"
-          " nullif($17::text, '')::float8, $18, $19, $20, $20 = 'ENVIRONMENT', $21)"
+          " nullif($17::text, '')::float8, $18, $19, $20, $20 = 'ENVIRONMENT', $21, $1,"
+          " nullif($22::text, '')::float8, nullif($23::text, '')::float8)"
           " ON CONFLICT (run_id, case_canonical, kind) DO NOTHING RETURNING id",
           run_.run_id, f.series_id, f.case_canonical, f.family, f.variant, f.gpu_model,
           f.device_uuid, f.measurement_id, f.kind, f.state, BigintArrayLiteral(f.baseline_run_ids),
           f.baseline_median_seconds, f.new_median_seconds, f.change, OptionalDouble(f.p_value),
           OptionalDouble(f.z), OptionalDouble(f.cycles_change), f.baseline_sm_clock_mhz,
-          f.new_sm_clock_mhz, f.blame, f.method);
+          f.new_sm_clock_mhz, f.blame, f.method, OptionalDouble(f.min_detectable_change),
+          OptionalDouble(f.noise_sigma));
       if (r.empty()) {
         ids.push_back(0);
         continue;
@@ -60,6 +62,13 @@ StatusOr<std::vector<int64_t>> PgAnalysisTx::InsertFindings(
           "INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
           " VALUES ($1, '', $2, $3, $4)",
           id, f.state, std::string(analysis::kDetectorActor), f.note);
+      if (f.kind != analysis::kKindOutlier) {
+        // The finding's first run at its level (later runs attach: AttachToFinding).
+        tx_.exec_params(
+            "INSERT INTO regression_run (regression_id, run_id, measurement_id, change, z)"
+            " VALUES ($1, $2, nullif($3::bigint, 0), $4, nullif($5::text, '')::float8)",
+            id, run_.run_id, f.measurement_id, f.change, OptionalDouble(f.z));
+      }
       ids.push_back(id);
     }
     return ids;

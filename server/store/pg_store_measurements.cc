@@ -4,6 +4,7 @@
 #include <map>
 #include <pqxx/pqxx>
 
+#include "common/series/comparable_series.h"
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/measurement_row.h"
 #include "server/store/detail/pg_store_impl.h"
@@ -51,8 +52,9 @@ StatusOr<UploadCounts> PgStore::UploadMeasurements(
     // FOR SHARE: a concurrent FinishJob or reaper closing the run waits for this upload, and an
     // upload after the close sees the run finished.
     pqxx::result run = tx.exec_params(
-        "SELECT worker_id, device_name, finished_at IS NOT NULL, state FROM run WHERE id = $1"
-        " FOR SHARE",
+        "SELECT worker_id, device_name, finished_at IS NOT NULL, state,"
+        " (SELECT j.spec->'measurement' FROM job j WHERE j.id = run.job_id)::text"
+        " FROM run WHERE id = $1 FOR SHARE",
         run_id);
     if (run.empty()) return NotFoundError("run " + std::to_string(run_id) + " not found");
     if (run[0][0].as<std::string>() != worker_id) {
@@ -64,8 +66,14 @@ StatusOr<UploadCounts> PgStore::UploadMeasurements(
                                      "): its lease was lost; stop the run");
     }
     const std::string device_model = run[0][1].as<std::string>();
+    // The series the rows join: the run's job's measurement settings (comparable_series.h).
+    v1::MeasurementSettings settings;
+    if (!run[0][4].is_null()) {
+      RETURN_IF_ERROR(MessageFromJson(run[0][4].as<std::string>(), &settings));
+    }
     if (!env_json.empty()) RecordEnvironment(tx, run_id, environment, env_json);
-    ASSIGN_OR_RETURN(int inserted, InsertMeasurements(tx, run_id, device_model, measurements));
+    ASSIGN_OR_RETURN(int inserted, InsertMeasurements(tx, run_id, device_model,
+                                                      series::SettingsKey(settings), measurements));
     UploadCounts counts;
     counts.inserted = inserted;
     counts.duplicates = static_cast<int>(measurements.size()) - inserted;

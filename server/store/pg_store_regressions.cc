@@ -31,7 +31,8 @@ StatusOr<std::vector<std::string>> Names(const std::vector<Enum>& values, NameFn
 }
 
 bool AllowedTransition(v1::RegressionState from, v1::RegressionState to) {
-  const bool to_closed = to == v1::REGRESSION_STATE_DISMISSED || to == v1::REGRESSION_STATE_FIXED;
+  const bool to_closed = to == v1::REGRESSION_STATE_DISMISSED || to == v1::REGRESSION_STATE_FIXED ||
+                         to == v1::REGRESSION_STATE_ACCEPTED;
   if (from == v1::REGRESSION_STATE_OPEN) {
     return to_closed || to == v1::REGRESSION_STATE_ACKNOWLEDGED;
   }
@@ -91,23 +92,29 @@ StatusOr<v1::Regression> PgStore::UpdateRegression(int64_t id, v1::RegressionSta
                                                    const std::string& note,
                                                    const std::string& actor) {
   if (to != v1::REGRESSION_STATE_ACKNOWLEDGED && to != v1::REGRESSION_STATE_DISMISSED &&
-      to != v1::REGRESSION_STATE_FIXED) {
+      to != v1::REGRESSION_STATE_FIXED && to != v1::REGRESSION_STATE_ACCEPTED) {
     const std::string name = RegressionStateName(to);
     return InvalidArgumentError("state: " + (name.empty() ? std::to_string(to) : name) +
-                                " is not a triage state (ACKNOWLEDGED, DISMISSED or FIXED)");
+                                " is not a triage state (ACKNOWLEDGED, DISMISSED, FIXED or "
+                                "ACCEPTED)");
   }
   const std::string to_name = RegressionStateName(to);
   return Run<v1::Regression>("UpdateRegression", [&](pqxx::work& tx) -> StatusOr<v1::Regression> {
     pqxx::result r =
-        tx.exec_params("SELECT state FROM regression WHERE id = $1 FOR UPDATE", id);
+        tx.exec_params("SELECT state, kind FROM regression WHERE id = $1 FOR UPDATE", id);
     if (r.empty()) return NotFoundError("regression " + std::to_string(id) + " not found");
     const std::string from_name = r[0][0].as<std::string>();
     if (!AllowedTransition(RegressionStateFromName(from_name), to)) {
       return FailedPreconditionError(
           "regression " + std::to_string(id) + " is " + from_name + ": cannot go " + from_name +
           " -> " + to_name +
-          " (triage moves OPEN -> ACKNOWLEDGED, DISMISSED or FIXED, and ACKNOWLEDGED -> "
-          "DISMISSED or FIXED)");
+          " (triage moves OPEN -> ACKNOWLEDGED, DISMISSED, FIXED or ACCEPTED, and ACKNOWLEDGED "
+          "-> DISMISSED, FIXED or ACCEPTED)");
+    }
+    if (to == v1::REGRESSION_STATE_ACCEPTED && r[0][1].as<std::string>() == "OUTLIER") {
+      return FailedPreconditionError("regression " + std::to_string(id) +
+                                     " is a fleet OUTLIER: it has no level of its own to accept "
+                                     "(only a REGRESSION or IMPROVEMENT can be ACCEPTED)");
     }
     pqxx::result updated = tx.exec_params(
         "UPDATE regression g SET state = $2, note = $3, updated_by = $4, updated_at = now()"

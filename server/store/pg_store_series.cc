@@ -7,6 +7,7 @@
 #include <cstring>
 #include <pqxx/pqxx>
 
+#include "common/series/comparable_series.h"
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/measurement_row.h"
 #include "server/store/detail/pg_store_impl.h"
@@ -90,7 +91,8 @@ StatusOr<v1::Series> PgStore::GetSeries(const SeriesQuery& query) {
       model = device_model;
     }
     v1::Series series;
-    series.set_series_id(SeriesId(query.case_canonical, model));
+    series.set_series_id(series::SeriesId(query.case_canonical, model, query.settings_key));
+    series.set_settings_key(query.settings_key);
     series.set_gpu_model(model);
     series.set_device_uuid(query.device_uuid);
     // The latest `limit` points, oldest first. Both walk an index that carries every measurement

@@ -4,6 +4,7 @@
 #include <map>
 #include <pqxx/pqxx>
 
+#include "common/series/comparable_series.h"
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/measurement_row.h"
 #include "server/store/detail/pg_store_impl.h"
@@ -91,7 +92,9 @@ StatusOr<UploadedRun> PgStore::StoreUploadedRun(const v1::RunResult& result,
     }
     const int64_t run_id = inserted[0][0].as<int64_t>();
     ASSIGN_OR_RETURN(const int stored,
-                     InsertMeasurements(tx, run_id, env.device().name(), measurements));
+                     InsertMeasurements(tx, run_id, env.device().name(),
+                                        series::SettingsKey(result.spec().measurement()),
+                                        measurements));
     pqxx::result run =
         tx.exec_params("SELECT " + RunColumns() + " FROM run r WHERE r.id = $1", run_id);
     ASSIGN_OR_RETURN(v1::Run stored_run, RunFromRow(run.at(0)));

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include "common/series/comparable_series.h"
 #include "server/store/detail/conversions.h"
 #include "warpwatch/v1/result.pb.h"
 
@@ -216,17 +217,17 @@ StatusOr<std::string> MeasurementRecord(int64_t run_id, const std::string& serie
   return text;
 }
 
-std::string SeriesId(const std::string& case_canonical, const std::string& device_model) {
-  return case_canonical + "@" + device_model;
-}
-
 StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::string& device_model,
+                                 const std::string& settings_key,
                                  const std::vector<v1::Measurement>& batch) {
   if (batch.empty()) return 0;
   std::string records = "[";
   for (const v1::Measurement& m : batch) {
     ASSIGN_OR_RETURN(std::string record,
-                     MeasurementRecord(run_id, SeriesId(m.case_().canonical(), device_model), m));
+                     MeasurementRecord(run_id,
+                                       series::SeriesId(m.case_().canonical(), device_model,
+                                                        settings_key),
+                                       m));
     if (records.size() > 1) records += ',';
     records += record;
   }

@@ -17,9 +17,6 @@
 
 namespace warpwatch::server::detail {
 
-// series_id of a case on a GPU model: "<canonical>@<device model>".
-std::string SeriesId(const std::string& case_canonical, const std::string& device_model);
-
 // One element of the JSON array InsertMeasurements hands to json_to_recordset: every column of the
 // row for `m`, its sample arrays as PostgreSQL array literals and the rest of the proto (run_id and
 // series_id set, sample arrays cleared) as the hex of its binary form. Pure (no database): the
@@ -31,9 +28,12 @@ StatusOr<std::string> MeasurementRecord(int64_t run_id, const std::string& serie
 // ON CONFLICT (run_id, case_canonical) DO NOTHING: every field goes into its column, the rest of
 // the proto (run_id and series_id set, sample arrays cleared), in its binary form, into `doc_pb`
 // (`doc`, its JSON, stays NULL on rows stored since migration 0010). Returns how many rows
-// were inserted; the others (already stored, or repeated in the batch) are duplicates.
+// were inserted; the others (already stored, or repeated in the batch) are duplicates. Each row's
+// series_id is series::SeriesId(case, device_model, settings_key): `settings_key` is the run's
+// series::SettingsKey (its job's, or the uploaded run's spec's, measurement settings).
 // Precondition: every m.case_().canonical() is non-empty.
 StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::string& device_model,
+                                 const std::string& settings_key,
                                  const std::vector<v1::Measurement>& batch);
 
 // The select list MeasurementFromRow reads, for the measurement table aliased `m`: the document

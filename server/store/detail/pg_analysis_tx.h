@@ -5,6 +5,8 @@
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_PG_ANALYSIS_TX_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_PG_ANALYSIS_TX_H_
 
+#include <chrono>
+#include <optional>
 #include <pqxx/transaction>
 #include <string>
 #include <vector>
@@ -35,9 +37,19 @@ class PgAnalysisTx : public analysis::AnalysisTx {
                                                      bool with_samples) override;
   StatusOr<std::map<std::string, analysis::PinnedBaseline>> LoadPinnedBaselines(
       const std::vector<std::string>& series_ids, double max_throttled_fraction) override;
-  StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> LatestPerDevice(
+  StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> NightPeers(
       const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
       double max_throttled_fraction) override;
+  StatusOr<std::map<std::string, detect::NoiseEstimate>> LoadModelNoise(
+      const std::vector<std::string>& series_ids, size_t points, std::chrono::seconds max_age,
+      double max_throttled_fraction) override;
+  Status RecordSensitivity(const std::vector<analysis::SeriesSensitivity>& rows) override;
+  StatusOr<std::map<std::string, analysis::ActiveFinding>> LoadActiveFindings(
+      const std::vector<std::string>& series_ids) override;
+  Status AttachToFinding(int64_t regression_id, int64_t measurement_id, double change,
+                         std::optional<double> z) override;
+  Status CloseFinding(int64_t regression_id, const std::string& note) override;
+  Status RecordCoverage(const analysis::RunCoverage& coverage) override;
   StatusOr<std::vector<int64_t>> InsertFindings(
       const std::vector<analysis::Finding>& findings) override;
   StatusOr<v1::JobSpec> JobSpecOfRun() override;
@@ -63,6 +75,15 @@ R GuardPg(const char* what, Fn&& fn) {
     return ClassifyCurrentException(what).status;
   }
 }
+
+// An optional double as a text parameter: '' for none (or not finite), read back with
+// nullif($n, '')::float8.
+std::string OptionalDouble(const std::optional<double>& v);
+
+// SQL of a good point (detect::IsGoodRun) of measurement `m`, the throttled fraction bound being
+// parameter $n; and of a run that may serve as history (SUCCEEDED, not a confirmation run) `r`.
+std::string GoodPoint(int n);
+extern const char* const kHistoryRun;
 
 // Elements of a one-dimensional PostgreSQL array literal of numbers ("{1,2.5,NaN}").
 std::vector<double> ParseDoubleArray(const std::string& literal);

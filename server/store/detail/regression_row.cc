@@ -41,6 +41,8 @@ std::string RegressionStateName(v1::RegressionState state) {
       return "SUSPECTED";
     case v1::REGRESSION_STATE_NOISE:
       return "NOISE";
+    case v1::REGRESSION_STATE_ACCEPTED:
+      return "ACCEPTED";
     default:
       return "";
   }
@@ -50,7 +52,8 @@ v1::RegressionState RegressionStateFromName(const std::string& name) {
   for (v1::RegressionState s :
        {v1::REGRESSION_STATE_OPEN, v1::REGRESSION_STATE_ACKNOWLEDGED,
         v1::REGRESSION_STATE_DISMISSED, v1::REGRESSION_STATE_FIXED,
-        v1::REGRESSION_STATE_SUSPECTED, v1::REGRESSION_STATE_NOISE}) {
+        v1::REGRESSION_STATE_SUSPECTED, v1::REGRESSION_STATE_NOISE,
+        v1::REGRESSION_STATE_ACCEPTED}) {
     if (RegressionStateName(s) == name) return s;
   }
   return v1::REGRESSION_STATE_UNSPECIFIED;
@@ -93,7 +96,9 @@ const std::string& RegressionColumns() {
       MicrosSql("g.detected_at") +
       ", g.kind, g.device_uuid, g.z, g.cycles_change, g.baseline_sm_clock_mhz,"
       " g.new_sm_clock_mhz, g.blame, coalesce(g.confirmation_job_id, 0), g.updated_by, " +
-      MicrosSql("g.updated_at");
+      MicrosSql("g.updated_at") +
+      ", g.runs_at_level, coalesce(g.last_run_id, g.run_id), coalesce(g.closed_run_id, 0),"
+      " g.min_detectable_change, g.noise_sigma";
   return columns;
 }
 
@@ -133,6 +138,11 @@ StatusOr<v1::Regression> RegressionFromRow(const pqxx::row& row) {
   g.set_confirmation_job_id(row[25].as<int64_t>());
   g.set_updated_by(row[26].as<std::string>());
   *g.mutable_updated_at() = TimestampFromMicros(row[27].as<int64_t>());
+  g.set_runs_at_level(row[28].as<int32_t>());
+  g.set_last_run_id(row[29].as<int64_t>());
+  g.set_closed_run_id(row[30].as<int64_t>());
+  if (!row[31].is_null()) g.set_min_detectable_change(row[31].as<double>());
+  if (!row[32].is_null()) g.set_noise_sigma(row[32].as<double>());
   return g;
 }
 

@@ -48,10 +48,10 @@ int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions&
   } else if (!options.uploaded) {
     job_id = Sql("INSERT INTO job (spec, state, max_attempts, priority, labels)"
                  " VALUES ($1::jsonb, 'SUCCEEDED', 3, 5, '{\"nightly\": \"1\"}') RETURNING id",
-                 std::string("{\"families\": [\"memory.*\", \"reduce\"], \"measurement\":"
-                             " {\"max_samples\": 1000}, \"labels\": {\"nightly\": \"1\"},"
-                             " \"priority\": 5, \"max_attempts\": 3,"
-                             " \"selector\": {\"gpu_model\": \"*H100*\"}}"))
+                 std::string("{\"families\": [\"memory.*\", \"reduce\"], \"measurement\": ") +
+                     options.measurement +
+                     ", \"labels\": {\"nightly\": \"1\"}, \"priority\": 5, \"max_attempts\": 3,"
+                     " \"selector\": {\"gpu_model\": \"*H100*\"}}")
                  .at(0)
                  .at(0)
                  .as<int64_t>();

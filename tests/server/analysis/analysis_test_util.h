@@ -47,7 +47,15 @@ struct RunOptions {
   bool uploaded = false;            // no job behind it (job_id NULL), as UploadRun stores one
   std::string state = "SUCCEEDED";  // the run's final state
   int64_t job_id = 0;               // use this job (e.g. a confirmation job) instead of a new one
+  // The new job's MeasurementSettings (protobuf JSON). max_samples 2000 is the engine's default
+  // spelled out: the nightly series, whose id is SeriesOf(point).
+  std::string measurement = "{\"max_samples\": 2000}";
 };
+inline RunOptions MeasuredWith(const std::string& measurement_json) {
+  RunOptions o;
+  o.measurement = measurement_json;
+  return o;
+}
 inline RunOptions OnDevice(const std::string& uuid) {
   RunOptions o;
   o.device = uuid;

@@ -1,0 +1,177 @@
+// File: server/store/pg_analysis_findings.cc
+// The analysis' reads and writes for one report per change and the noise model: active findings,
+// runs attaching to them, findings whose level returned, the model-wide noise estimates (cached in
+// series_noise), each GPU's sensitivity, and what a run's analysis judged (migration 0014).
+#include <pqxx/pqxx>
+
+#include <nlohmann/json.hpp>
+
+#include "server/detect/noise_model.h"
+#include "server/store/detail/conversions.h"
+#include "server/store/detail/pg_analysis_tx.h"
+
+namespace warpwatch::server::detail {
+
+StatusOr<std::map<std::string, analysis::ActiveFinding>> PgAnalysisTx::LoadActiveFindings(
+    const std::vector<std::string>& series_ids) {
+  using Result = std::map<std::string, analysis::ActiveFinding>;
+  return GuardPg<StatusOr<Result>>("LoadActiveFindings", [&]() -> StatusOr<Result> {
+    pqxx::result rows = tx_.exec_params(
+        "SELECT DISTINCT ON (g.series_id) g.series_id, g.id, g.kind, g.state,"
+        " g.baseline_run_ids::text, starts_with(g.method, $3), g.change"
+        " FROM regression g WHERE g.series_id = ANY($1::text[]) AND g.device_uuid = $2"
+        " AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
+        " AND g.state IN ('SUSPECTED', 'OPEN', 'ACKNOWLEDGED') AND g.run_id <> $4"
+        " ORDER BY g.series_id, g.id DESC",
+        TextArrayLiteral(series_ids), run_.device_uuid,
+        std::string(analysis::kMethodPinnedPrefix), run_.run_id);
+    Result out;
+    for (const pqxx::row& row : rows) {
+      analysis::ActiveFinding f;
+      f.series_id = row[0].as<std::string>();
+      f.regression_id = row[1].as<int64_t>();
+      f.kind = row[2].as<std::string>();
+      f.state = row[3].as<std::string>();
+      f.baseline_run_ids = ParseBigintArray(row[4].as<std::string>());
+      f.pinned = row[5].as<bool>();
+      f.change = row[6].as<double>();
+      out[f.series_id] = std::move(f);
+    }
+    return out;
+  });
+}
+
+Status PgAnalysisTx::AttachToFinding(int64_t regression_id, int64_t measurement_id, double change,
+                                     std::optional<double> z) {
+  return GuardPg<Status>("AttachToFinding", [&]() -> Status {
+    pqxx::result inserted = tx_.exec_params(
+        "INSERT INTO regression_run (regression_id, run_id, measurement_id, change, z)"
+        " VALUES ($1, $2, nullif($3::bigint, 0), $4, nullif($5::text, '')::float8)"
+        " ON CONFLICT (regression_id, run_id) DO NOTHING RETURNING run_id",
+        regression_id, run_.run_id, measurement_id, change, OptionalDouble(z));
+    if (inserted.empty()) return OkStatus();  // analysed before
+    tx_.exec_params(
+        "UPDATE regression SET runs_at_level = runs_at_level + 1, last_run_id = $2,"
+        " updated_at = now() WHERE id = $1",
+        regression_id, run_.run_id);
+    return OkStatus();
+  });
+}
+
+Status PgAnalysisTx::CloseFinding(int64_t regression_id, const std::string& note) {
+  return GuardPg<Status>("CloseFinding", [&]() -> Status {
+    pqxx::result closed = tx_.exec_params(
+        "WITH old AS (SELECT id, state FROM regression WHERE id = $1"
+        "   AND state IN ('OPEN', 'ACKNOWLEDGED') FOR UPDATE)"
+        " UPDATE regression g SET state = 'FIXED', closed_run_id = $2, updated_by = $3,"
+        " updated_at = now() FROM old WHERE g.id = old.id RETURNING old.state",
+        regression_id, run_.run_id, std::string(analysis::kDetectorActor));
+    if (closed.empty()) return OkStatus();
+    tx_.exec_params(
+        "INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
+        " VALUES ($1, $2, 'FIXED', $3, $4)",
+        regression_id, closed[0][0].as<std::string>(), std::string(analysis::kDetectorActor),
+        note);
+    return OkStatus();
+  });
+}
+
+StatusOr<std::map<std::string, detect::NoiseEstimate>> PgAnalysisTx::LoadModelNoise(
+    const std::vector<std::string>& series_ids, size_t points, std::chrono::seconds max_age,
+    double max_throttled_fraction) {
+  using Result = std::map<std::string, detect::NoiseEstimate>;
+  return GuardPg<StatusOr<Result>>("LoadModelNoise", [&]() -> StatusOr<Result> {
+    Result out;
+    pqxx::result cached = tx_.exec_params(
+        "SELECT series_id, sigma_relative, pairs, devices FROM series_noise"
+        " WHERE series_id = ANY($1::text[]) AND device_uuid = ''"
+        " AND computed_at > now() - $2::bigint * interval '1 second'",
+        TextArrayLiteral(series_ids), static_cast<int64_t>(max_age.count()));
+    for (const pqxx::row& row : cached) {
+      detect::NoiseEstimate& e = out[row[0].as<std::string>()];
+      if (!row[1].is_null()) e.sigma_relative = row[1].as<double>();
+      e.pairs = row[2].as<size_t>();
+      e.devices = row[3].as<size_t>();
+    }
+    std::vector<std::string> stale;
+    for (const std::string& id : series_ids) {
+      if (out.find(id) == out.end()) stale.push_back(id);
+    }
+    if (stale.empty()) return out;
+    // The newest `points` good points of every device, by the series index (series_id, run_id),
+    // oldest first so each device's runs come in order.
+    pqxx::result rows = tx_.exec_params(
+        std::string("SELECT s.series_id, x.device_uuid, x.median_seconds"
+                    " FROM unnest($1::text[]) AS s(series_id) CROSS JOIN LATERAL ("
+                    "  SELECT r.device_uuid, m.median_seconds, r.started_at, r.id"
+                    "  FROM measurement m JOIN run r ON r.id = m.run_id"
+                    "  WHERE m.series_id = s.series_id AND") +
+            kHistoryRun + " AND" + GoodPoint(2) +
+            "  ORDER BY m.run_id DESC LIMIT $3) x"
+            " ORDER BY s.series_id, x.started_at, x.id",
+        TextArrayLiteral(stale), max_throttled_fraction, static_cast<int64_t>(points));
+    std::map<std::string, std::vector<detect::RunPoint>> history;
+    for (const pqxx::row& row : rows) {
+      detect::RunPoint p;
+      p.device_uuid = row[1].as<std::string>();
+      p.median_seconds = row[2].as<double>();
+      p.ok = true;
+      p.verified = true;
+      history[row[0].as<std::string>()].push_back(std::move(p));
+    }
+    detect::DetectionConfig goodness;
+    goodness.max_throttled_fraction = 1;  // the query already kept good points only
+    for (const std::string& id : stale) {
+      const detect::NoiseEstimate e = detect::SuccessiveDifferenceNoise(history[id], goodness);
+      out[id] = e;
+      tx_.exec_params(
+          "INSERT INTO series_noise (series_id, device_uuid, sigma_relative, pairs, devices,"
+          " computed_at) VALUES ($1, '', nullif($2::text, '')::float8, $3, $4, now())"
+          " ON CONFLICT (series_id, device_uuid) DO UPDATE SET sigma_relative ="
+          " excluded.sigma_relative, pairs = excluded.pairs, devices = excluded.devices,"
+          " computed_at = excluded.computed_at",
+          id, OptionalDouble(e.known() ? std::optional<double>(e.sigma_relative) : std::nullopt),
+          static_cast<int64_t>(e.pairs), static_cast<int64_t>(e.devices));
+    }
+    return out;
+  });
+}
+
+Status PgAnalysisTx::RecordSensitivity(const std::vector<analysis::SeriesSensitivity>& rows) {
+  if (rows.empty()) return OkStatus();
+  nlohmann::json array = nlohmann::json::array();
+  for (const analysis::SeriesSensitivity& s : rows) {
+    array.push_back({{"series_id", s.series_id},
+                     {"sigma", s.sigma_relative},
+                     {"mdc", s.min_detectable_change},
+                     {"k", s.baseline_runs}});
+  }
+  return GuardPg<Status>("RecordSensitivity", [&]() -> Status {
+    tx_.exec_params(
+        "INSERT INTO series_noise (series_id, device_uuid, sigma_relative, min_detectable_change,"
+        " baseline_runs, run_id, computed_at)"
+        " SELECT x.series_id, $2, x.sigma, x.mdc, x.k, $3, now()"
+        " FROM json_to_recordset($1::json) AS x(series_id text, sigma double precision,"
+        "   mdc double precision, k integer)"
+        " ON CONFLICT (series_id, device_uuid) DO UPDATE SET sigma_relative = excluded.sigma_relative,"
+        " min_detectable_change = excluded.min_detectable_change,"
+        " baseline_runs = excluded.baseline_runs, run_id = excluded.run_id,"
+        " computed_at = excluded.computed_at",
+        array.dump(), run_.device_uuid, run_.run_id);
+    return OkStatus();
+  });
+}
+
+Status PgAnalysisTx::RecordCoverage(const analysis::RunCoverage& coverage) {
+  nlohmann::json doc = {{"cases", coverage.cases},
+                        {"judged", coverage.judged},
+                        {"attached", coverage.attached},
+                        {"unsure", coverage.unsure}};
+  return GuardPg<Status>("RecordCoverage", [&]() -> Status {
+    tx_.exec_params("UPDATE run SET analysis_coverage = $2::jsonb WHERE id = $1", run_.run_id,
+                    doc.dump());
+    return OkStatus();
+  });
+}
+
+}  // namespace warpwatch::server::detail

@@ -1,0 +1,108 @@
+// One report per change, on a real PostgreSQL (docs/regressions.md "One report per change"): a
+// slowdown that stays is one finding and one confirmation, later runs at its level attach to it, a
+// returned level closes it, an accepted level stops the flags.
+#include <gtest/gtest.h>
+
+#include "tests/server/analysis/run_analyzer_fixture.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+class FindingLifecycleTest : public RunAnalyzerTest {
+ protected:
+  int Jobs() {
+    return Sql("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL").at(0).at(0).as<int>();
+  }
+  // A night at `copy` (Reduce and Strided at their level), analysed; its confirmation job, if the
+  // night raised one, is run at the same level and analysed too.
+  int64_t Night(double copy) {
+    const int64_t run = AddRun({Copy(copy), Reduce(), Strided(2)});
+    EXPECT_EQ(AnalyzeAll(), 1);
+    pqxx::result job = Sql("SELECT id FROM job WHERE confirms_run_id = $1", run);
+    if (!job.empty()) {
+      AddRun({Copy(copy)}, OfJob(job[0][0].as<int64_t>()));
+      EXPECT_EQ(AnalyzeAll(), 1);
+    }
+    return run;
+  }
+  int64_t OnlyFinding() {
+    pqxx::result r = Sql("SELECT id FROM regression");
+    EXPECT_EQ(r.size(), 1u);
+    return r.empty() ? 0 : r[0][0].as<int64_t>();
+  }
+};
+
+TEST_F(FindingLifecycleTest, ASlowdownThatStaysIsOneFindingAndOneConfirmationThenSilence) {
+  AddBaseline();
+  std::vector<int64_t> nights;
+  for (int i = 0; i < 4; ++i) nights.push_back(Night(1.03e-4));
+  EXPECT_EQ(Count("true"), 1);
+  EXPECT_EQ(Jobs(), 1);
+  const int64_t id = OnlyFinding();
+  pqxx::result g =
+      Sql("SELECT state, runs_at_level, last_run_id, run_id FROM regression WHERE id = $1", id);
+  EXPECT_EQ(g[0][0].as<std::string>(), "OPEN");  // confirmed on the first night
+  EXPECT_EQ(g[0][1].as<int>(), 4);
+  EXPECT_EQ(g[0][2].as<int64_t>(), nights.back());
+  EXPECT_EQ(g[0][3].as<int64_t>(), nights.front());
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression_run WHERE regression_id = $1", id)
+                .at(0)
+                .at(0)
+                .as<int>(),
+            4);
+}
+
+TEST_F(FindingLifecycleTest, TheDetectorClosesAFindingWhoseLevelReturned) {
+  AddBaseline();
+  Night(1.03e-4);
+  Night(1.03e-4);
+  const int64_t back = Night(1.0005e-4);
+  const int64_t id = OnlyFinding();
+  pqxx::result g = Sql("SELECT state, closed_run_id FROM regression WHERE id = $1", id);
+  EXPECT_EQ(g[0][0].as<std::string>(), "FIXED");
+  EXPECT_EQ(g[0][1].as<int64_t>(), back);
+  pqxx::result e = Sql(
+      "SELECT from_state, actor, note FROM regression_event WHERE regression_id = $1"
+      " AND to_state = 'FIXED'",
+      id);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0][0].as<std::string>(), "OPEN");
+  EXPECT_EQ(e[0][1].as<std::string>(), "detector");
+  EXPECT_NE(e[0][2].as<std::string>().find("level returned"), std::string::npos);
+  // The runs at the old finding's level never join the baseline: more nights at the level the
+  // series came back to raise nothing (judged against the runs at 1.0, not 1.03).
+  for (int i = 0; i < 3; ++i) Night(0.9995e-4);
+  EXPECT_EQ(Count("true"), 1);
+}
+
+TEST_F(FindingLifecycleTest, AnAcceptedLevelStopsTheFlagsAndBecomesTheBaseline) {
+  AddBaseline();
+  Night(1.03e-4);
+  const int64_t id = OnlyFinding();
+  ASSERT_OK(store_->UpdateRegression(id, v1::REGRESSION_STATE_ACCEPTED, "new compiler", "alice")
+                .status());
+  for (int i = 0; i < 8; ++i) Night(1.03e-4 * (1 + 0.001 * (i % 3 - 1)));
+  EXPECT_EQ(Count("true"), 1);
+  // Back at the old level is a change against the accepted one.
+  Night(1.0e-4);
+  EXPECT_EQ(Count("kind = 'IMPROVEMENT'"), 1);
+}
+
+TEST_F(FindingLifecycleTest, OnlyAStandingRegressionOrImprovementCanBeAccepted) {
+  AddBaseline();
+  Night(1.03e-4);
+  const int64_t id = OnlyFinding();
+  ASSERT_OK(store_->UpdateRegression(id, v1::REGRESSION_STATE_FIXED, "", "alice").status());
+  StatusOr<v1::Regression> again =
+      store_->UpdateRegression(id, v1::REGRESSION_STATE_ACCEPTED, "", "alice");
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(again.status().message().find("FIXED -> ACCEPTED"), std::string::npos)
+      << again.status().message();
+  StatusOr<v1::Regression> unknown =
+      store_->UpdateRegression(id + 1000, v1::REGRESSION_STATE_ACCEPTED, "", "alice");
+  EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing
