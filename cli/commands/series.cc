@@ -1,5 +1,7 @@
 // File: cli/commands/series.cc
 // `warpwatch series CASE --model M | --device UUID`: one case over time, with a sparkline.
+#include <google/protobuf/util/json_util.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -18,6 +20,7 @@ struct SeriesFlags {
   std::string case_key;
   std::string model;
   std::string device;
+  std::string measurement;  // MeasurementSettings as protobuf JSON; "" = the nightly series
   int limit = 0;
 };
 
@@ -30,6 +33,15 @@ int RunSeries(const ClientOptions& client, const SeriesFlags& flags) {
   request.set_gpu_model(flags.model);
   request.set_device_uuid(flags.device);
   request.set_limit(flags.limit);
+  if (!flags.measurement.empty()) {
+    google::protobuf::util::JsonParseOptions options;
+    const auto parsed = google::protobuf::util::JsonStringToMessage(
+        flags.measurement, request.mutable_measurement(), options);
+    if (!parsed.ok()) {
+      return ReportError(InvalidArgumentError("--measurement: not MeasurementSettings JSON (" +
+                                              std::string(parsed.message()) + ")"));
+    }
+  }
   StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(client);
   if (!channel.ok()) return ReportError(channel.status());
   auto stub = v1::ResultService::NewStub(*channel);
@@ -54,6 +66,9 @@ void RegisterSeries(CLI::App& app, const ClientOptions& client, int* exit_code) 
       ->required();
   cmd->add_option("--model", flags->model, "GPU model (exact name, e.g. \"NVIDIA H100 80GB HBM3\")");
   cmd->add_option("--device", flags->device, "one GPU (uuid)");
+  cmd->add_option("--measurement", flags->measurement,
+                  "the series of runs measured with these settings, as MeasurementSettings JSON "
+                  "(e.g. '{\"l2_flush\": false}'); default: the nightly settings");
   cmd->add_option("--limit", flags->limit, "the latest N runs (server default 400)")
       ->check(CLI::Range(0, 5000));
   cmd->callback([&client, exit_code, flags] { *exit_code = RunSeries(client, *flags); });

@@ -5,6 +5,7 @@
 
 #include "cli/format/duration.h"
 #include "cli/format/progress_bar.h"
+#include "cli/format/run_view.h"
 #include "cli/format/table.h"
 #include "cli/format/terminal_text.h"
 
@@ -96,6 +97,9 @@ void PrintJobDetail(const v1::Job& job, std::ostream& out) {
   if (!job.lease_owner().empty()) out << "worker:       " << job.lease_owner() << "\n";
   if (!job.device_uuid().empty()) out << "device:       " << job.device_uuid() << "\n";
   if (!job.error().empty()) out << "error:        " << TerminalSafe(job.error()) << "\n";
+  if (!job.analysis().state().empty()) {
+    out << "judged:       " << CoverageLabel(job.analysis()) << "\n";
+  }
 }
 
 }  // namespace warpwatch::cli

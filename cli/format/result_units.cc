@@ -38,4 +38,11 @@ std::string FormatPercent(double ratio) {
   return buf;
 }
 
+std::string FormatFinePercent(double ratio) {
+  if (!(ratio >= 0) || !std::isfinite(ratio)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2g%%", ratio * 100);
+  return buf;
+}
+
 }  // namespace warpwatch::cli

@@ -13,6 +13,9 @@ std::string FormatSeconds(double seconds);
 std::string FormatChange(double fraction);
 // "75%" from a ratio in [0, 1]; "-" for a negative or NaN value.
 std::string FormatPercent(double ratio);
+// "0.12%", "1.5%", "12%" (two significant digits, for noise and sensitivity); "-" for a negative or
+// NaN value.
+std::string FormatFinePercent(double ratio);
 
 }  // namespace warpwatch::cli
 

@@ -1,8 +1,10 @@
 // File: cli/format/run_view.cc
 #include "cli/format/run_view.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "cli/format/duration.h"
 #include "cli/format/job_view.h"
@@ -40,16 +42,34 @@ void PrintRunTable(const std::vector<v1::Run>& runs, std::ostream& out) {
     out << "no runs\n";
     return;
   }
-  Table table({"ID", "JOB", "STATE", "GPU", "DEVICE", "HOST", "POINTS", "STARTED"});
+  Table table({"ID", "JOB", "STATE", "GPU", "DEVICE", "HOST", "POINTS", "STARTED", "JUDGED"});
   for (const v1::Run& run : runs) {
     const v1::RunEnvironment& env = run.environment();
     table.AddRow({std::to_string(run.id()),
                   run.job_id() == 0 ? "upload" : std::to_string(run.job_id()),
                   JobStateLabel(run.state()), TerminalSafe(env.device().name()),
                   TerminalSafe(env.device().uuid()), TerminalSafe(env.hostname()),
-                  std::to_string(run.measurement_count()), FormatTimestamp(run.started_at())});
+                  std::to_string(run.measurement_count()), FormatTimestamp(run.started_at()),
+                  CoverageLabel(run.analysis())});
   }
   table.Print(out);
+}
+
+std::string CoverageLabel(const v1::AnalysisCoverage& coverage) {
+  if (coverage.state().empty()) return "-";
+  if (coverage.state() != "DONE") return TerminalSafe(coverage.state());
+  std::string label = std::to_string(coverage.judged()) + "/" + std::to_string(coverage.cases());
+  if (coverage.unsure().empty()) return label;
+  // Why the rest were not judged, largest first ("12 too_few_runs, 2 throttled").
+  std::vector<std::pair<int32_t, std::string>> reasons;
+  for (const auto& [reason, count] : coverage.unsure()) reasons.emplace_back(count, reason);
+  std::sort(reasons.rbegin(), reasons.rend());
+  label += " (";
+  for (size_t i = 0; i < reasons.size(); ++i) {
+    if (i > 0) label += ", ";
+    label += std::to_string(reasons[i].first) + " " + TerminalSafe(reasons[i].second);
+  }
+  return label + ")";
 }
 
 void PrintMeasurementTable(const std::vector<v1::Measurement>& measurements, std::ostream& out) {

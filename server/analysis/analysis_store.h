@@ -78,6 +78,7 @@ inline constexpr const char* kDetectorActor = "detector";
 
 // One regression row as the detector writes it, with its evidence.
 struct Finding {
+  int64_t run_id = 0;  // 0: the claimed run; another device's run for a fleet OUTLIER
   std::string kind;   // kKind*
   std::string state;  // kStateSuspected, kStateOpen or kStateDismissed
   std::string series_id;
@@ -116,12 +117,15 @@ struct ActiveFinding {
   bool pinned = false;  // judged against a pinned baseline (method kMethodPinnedPrefix...)
 };
 
-// The noise of a series on one GPU as its last decision saw it (series_noise rows).
+// The noise of a series on one GPU as its last decision saw it (series_noise rows), and what the
+// model-wide estimate alone gives a GPU with a full baseline.
 struct SeriesSensitivity {
   std::string series_id;
   double sigma_relative = 0;
   double min_detectable_change = 0;
   int baseline_runs = 0;
+  std::optional<double> model_min_detectable_change;  // none without a model estimate
+  int model_baseline_runs = 0;
 };
 
 // What the analysis of one run judged (run.analysis_coverage).
@@ -219,7 +223,8 @@ class AnalysisTx {
       const std::vector<std::string>& series_ids, size_t points, std::chrono::seconds max_age,
       double max_throttled_fraction) = 0;
 
-  // Stores each series' sensitivity on the claimed run's device (series_noise, replacing the row).
+  // Stores each series' sensitivity on the claimed run's device (series_noise, replacing the row),
+  // and the model row's minimum detectable change where given.
   virtual Status RecordSensitivity(const std::vector<SeriesSensitivity>& rows) = 0;
 
   // The active finding of each series on the claimed run's device (the newest when several).
@@ -239,8 +244,9 @@ class AnalysisTx {
   // Stores what the analysis judged (run.analysis_coverage).
   virtual Status RecordCoverage(const RunCoverage& coverage) = 0;
 
-  // Inserts the rows and a regression_event ('' -> state, actor kDetectorActor, the finding's
-  // note) for each. A row of the same (run, case, kind) already stored is left alone (its id 0 in
+  // Inserts the rows (run_id = the claimed run unless the finding names another; a measurement_id
+  // of 0 is looked up by run and case) and a regression_event ('' -> state, actor kDetectorActor,
+  // the finding's note) for each. A row of the same (run, case, kind) already stored is left alone (its id 0 in
   // the result), so analysing a run twice writes nothing twice. Returns the ids in input order.
   virtual StatusOr<std::vector<int64_t>> InsertFindings(const std::vector<Finding>& findings) = 0;
 

@@ -119,13 +119,16 @@ std::optional<Finding> FindingFromDecision(const ClaimedRun& run, const RunCase&
   return f;
 }
 
-std::optional<Finding> FindingFromFleet(const ClaimedRun& run, const RunCase& run_case,
-                                        const detect::FleetView& view,
-                                        const detect::FleetConfig& config) {
-  if (!view.judged) return std::nullopt;
+std::vector<Finding> FindingsFromFleet(const ClaimedRun& run, const RunCase& run_case,
+                                       const detect::FleetView& view,
+                                       const detect::FleetConfig& config) {
+  std::vector<Finding> out;
+  if (!view.judged) return out;
   for (const detect::DeviceJudgement& device : view.devices) {
-    if (device.run_id != run.run_id || !device.outlier) continue;
+    if (!device.outlier) continue;
+    const bool own = device.run_id == run.run_id;
     Finding f;
+    f.run_id = own ? 0 : device.run_id;
     f.kind = kKindOutlier;
     f.state = kStateOpen;
     f.series_id = run_case.series_id;
@@ -133,28 +136,30 @@ std::optional<Finding> FindingFromFleet(const ClaimedRun& run, const RunCase& ru
     f.family = run_case.family;
     f.variant = run_case.variant;
     f.gpu_model = run.gpu_model;
-    f.device_uuid = run.device_uuid;
-    f.measurement_id = run_case.measurement_id;
+    f.device_uuid = device.device_uuid;
+    f.measurement_id = own ? run_case.measurement_id : 0;  // 0: the store looks it up
     for (const detect::DeviceJudgement& other : view.devices) {
-      if (other.run_id != run.run_id) f.baseline_run_ids.push_back(other.run_id);
+      if (other.run_id != device.run_id) f.baseline_run_ids.push_back(other.run_id);
     }
     f.baseline_median_seconds = device.others_median;
     f.new_median_seconds = device.median_seconds;
     f.change = device.change;
     f.z = device.z;
-    f.new_sm_clock_mhz = run_case.point.sm_clock_mhz;
+    f.new_sm_clock_mhz = own ? run_case.point.sm_clock_mhz : 0;
     f.method = Format(
-        "fleet: this device's median against the other %.0f good devices of the model (their "
-        "latest runs of the last day): outlier when |z| >= %.2f (median and scaled MAD of the "
-        "others, floor %.2f %%) and |change| >= %.2f %%",
+        "fleet: this device's median against the other %.0f good devices of the model measured "
+        "the same night (its schedule run, or the same software within a day): outlier when "
+        "|z| >= %.2f (median and scaled MAD of the others, floor %.2f %%) and |change| >= %.2f %%",
         static_cast<double>(view.devices.size() - 1), config.z_threshold,
         config.mad_floor_relative * 100, config.min_relative_change * 100);
     f.note = std::string("fleet outlier (") +
              (device.direction == detect::Verdict::kSlower ? "slower" : "faster") +
-             " than the other devices of its model)";
-    return f;
+             " than the other devices of its model that night)" +
+             (own ? "" : "; found when run " + std::to_string(run.run_id) + " of " +
+                             run.device_uuid + " joined the night");
+    out.push_back(std::move(f));
   }
-  return std::nullopt;
+  return out;
 }
 
 }  // namespace warpwatch::server::analysis

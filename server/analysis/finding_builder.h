@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "server/analysis/analysis_config.h"
 #include "server/analysis/analysis_store.h"
@@ -34,12 +35,15 @@ std::optional<Finding> FindingFromDecision(const ClaimedRun& run, const RunCase&
                                            const detect::DetectionConfig& config,
                                            const PinUsed* pin = nullptr);
 
-// An OUTLIER row when the claimed run's device is an outlier in `view` (its judgement's run is the
-// claimed run); nullopt otherwise. Outliers start OPEN: the view compares devices measured within
-// hours of each other, so a re-run on the same device adds little; the next night judges again.
-std::optional<Finding> FindingFromFleet(const ClaimedRun& run, const RunCase& run_case,
-                                        const detect::FleetView& view,
-                                        const detect::FleetConfig& config);
+// An OUTLIER row for each outlier device of `view` (the claimed run's night peers): the claimed
+// run's own device with its measurement, another device under that device's run (run_id set,
+// measurement looked up by the store), so a device analysed before enough peers had finished is
+// still judged once they have; rows are unique per (run, case, kind), so a device is reported once
+// a night. Outliers start OPEN: the view compares devices measured the same night, so a re-run on
+// the same device adds little; the next night judges again.
+std::vector<Finding> FindingsFromFleet(const ClaimedRun& run, const RunCase& run_case,
+                                       const detect::FleetView& view,
+                                       const detect::FleetConfig& config);
 
 }  // namespace warpwatch::server::analysis
 

@@ -255,9 +255,19 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     const RunCase& c = *j.c;
     detect::SeriesDecision& decision = j.decision;
     if (decision.judged) {
-      sensitivity.push_back({c.series_id, decision.noise.sigma_relative,
-                             decision.min_detectable_change,
-                             static_cast<int>(decision.baseline_runs_used)});
+      SeriesSensitivity row;
+      row.series_id = c.series_id;
+      row.sigma_relative = decision.noise.sigma_relative;
+      row.min_detectable_change = decision.min_detectable_change;
+      row.baseline_runs = static_cast<int>(decision.baseline_runs_used);
+      const detect::NoiseEstimate& model_noise = noise[c.series_id];
+      if (model_noise.known()) {
+        row.model_min_detectable_change = detect::MinimumDetectableChange(
+            detect::CombineNoise(model_noise, detect::NoiseEstimate(), dc), dc.baseline_runs,
+            control.decisions, dc);
+        row.model_baseline_runs = static_cast<int>(dc.baseline_runs);
+      }
+      sensitivity.push_back(std::move(row));
     }
     if (decision.verdict == detect::Verdict::kUnsure) {
       ++summary.coverage.unsure[UnsureClass(c, decision, dc)];
@@ -275,8 +285,8 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     auto devices = peers.find(c.series_id);
     if (devices == peers.end()) continue;
     const detect::FleetView view = detect::FindFleetOutliers(devices->second, config.fleet);
-    if (auto f = FindingFromFleet(run, c, view, config.fleet)) {
-      findings.push_back(std::move(*f));
+    for (Finding& f : FindingsFromFleet(run, c, view, config.fleet)) {
+      findings.push_back(std::move(f));
       finding_cases.push_back(&c);
     }
   }

@@ -27,7 +27,22 @@ RegressionMetrics::RegressionMetrics(prometheus::Registry& registry)
                     .Help("Findings the detector inserted on this replica, by GPU model, family, "
                           "kind and first state (suspected: awaiting its confirmation run, open, "
                           "dismissed: the GPU's clock explains it)")
-                    .Register(registry)) {}
+                    .Register(registry)),
+      cases_(prometheus::BuildCounter()
+                 .Name("warpwatch_analysis_cases_total")
+                 .Help("Cases of the runs this replica analysed, by outcome (judged, unsure) and "
+                       "reason (judged: '' or attached to a standing finding; unsure: "
+                       "too_few_runs, throttled, clock_masked, failed, unverified, bad_median)")
+                 .Register(registry)) {}
+
+void RegressionMetrics::AddCoverage(int judged, int attached,
+                                    const std::map<std::string, int>& unsure) {
+  cases_.Add({{"outcome", "judged"}, {"reason", ""}}).Increment(judged - attached);
+  cases_.Add({{"outcome", "judged"}, {"reason", "attached"}}).Increment(attached);
+  for (const auto& [reason, count] : unsure) {
+    cases_.Add({{"outcome", "unsure"}, {"reason", reason}}).Increment(count);
+  }
+}
 
 void RegressionMetrics::AddDetected(const std::string& gpu_model, const std::string& family,
                                     const std::string& kind, const std::string& state) {

@@ -34,11 +34,17 @@ class RegressionMetrics {
   // analysed by one replica, so the sum over replicas counts every finding once.
   void AddDetected(const std::string& gpu_model, const std::string& family, const std::string& kind,
                    const std::string& state);
+  // warpwatch_analysis_cases_total{outcome,reason}: what one analysed run's cases came to:
+  // outcome judged (reason "" for a new decision, "attached" for a case judged against a finding
+  // still standing) or unsure (reason: too_few_runs, throttled, clock_masked, failed, unverified,
+  // bad_median). A fixed, small label set.
+  void AddCoverage(int judged, int attached, const std::map<std::string, int>& unsure);
 
  private:
   using Labels = std::map<std::string, std::string>;
   prometheus::Family<prometheus::Gauge>& open_;
   prometheus::Family<prometheus::Counter>& detected_;
+  prometheus::Family<prometheus::Counter>& cases_;
   std::mutex mu_;
   std::set<Labels> seen_;  // guarded by mu_
 };

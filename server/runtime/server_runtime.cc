@@ -199,6 +199,8 @@ Status ServerRuntime::StartAnalysis(const ServerConfig& config) {
     for (const analysis::InsertedFinding& f : summary.inserted) {
       regression_metrics->AddDetected(f.gpu_model, f.family, f.kind, f.state);
     }
+    regression_metrics->AddCoverage(summary.coverage.judged, summary.coverage.attached,
+                                    summary.coverage.unsure);
   };
   analysis_loop_ = std::make_unique<analysis::AnalysisLoop>(
       analysis_store_.get(), std::move(loop_options),

@@ -141,10 +141,13 @@ Status PgAnalysisTx::RecordSensitivity(const std::vector<analysis::SeriesSensiti
   if (rows.empty()) return OkStatus();
   nlohmann::json array = nlohmann::json::array();
   for (const analysis::SeriesSensitivity& s : rows) {
-    array.push_back({{"series_id", s.series_id},
-                     {"sigma", s.sigma_relative},
-                     {"mdc", s.min_detectable_change},
-                     {"k", s.baseline_runs}});
+    nlohmann::json row = {{"series_id", s.series_id},
+                          {"sigma", s.sigma_relative},
+                          {"mdc", s.min_detectable_change},
+                          {"k", s.baseline_runs},
+                          {"model_k", s.model_baseline_runs}};
+    if (s.model_min_detectable_change) row["model_mdc"] = *s.model_min_detectable_change;
+    array.push_back(std::move(row));
   }
   return GuardPg<Status>("RecordSensitivity", [&]() -> Status {
     tx_.exec_params(
@@ -158,6 +161,12 @@ Status PgAnalysisTx::RecordSensitivity(const std::vector<analysis::SeriesSensiti
         " baseline_runs = excluded.baseline_runs, run_id = excluded.run_id,"
         " computed_at = excluded.computed_at",
         array.dump(), run_.device_uuid, run_.run_id);
+    tx_.exec_params(
+        "UPDATE series_noise n SET min_detectable_change = x.model_mdc,"
+        " baseline_runs = x.model_k FROM json_to_recordset($1::json) AS x(series_id text,"
+        "   model_mdc double precision, model_k integer)"
+        " WHERE n.series_id = x.series_id AND n.device_uuid = '' AND x.model_mdc IS NOT NULL",
+        array.dump());
     return OkStatus();
   });
 }

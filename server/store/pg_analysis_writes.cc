@@ -42,12 +42,13 @@ StatusOr<std::vector<int64_t>> PgAnalysisTx::InsertFindings(
           " new_median_seconds, change, p_value, z, cycles_change, baseline_sm_clock_mhz,"
           " new_sm_clock_mhz, blame, clock_explained, method, last_run_id, min_detectable_change,"
           " noise_sigma)"
-          " VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8::bigint, 0), $9, $10, $11::bigint[],"
+          " VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce(nullif($8::bigint, 0), (SELECT m.id FROM"
+          " measurement m WHERE m.run_id = $1 AND m.case_canonical = $3)), $9, $10, $11::bigint[],"
           " $12, $13, $14, nullif($15::text, '')::float8, nullif($16::text, '')::float8,"
           " nullif($17::text, '')::float8, $18, $19, $20, $20 = 'ENVIRONMENT', $21, $1,"
           " nullif($22::text, '')::float8, nullif($23::text, '')::float8)"
           " ON CONFLICT (run_id, case_canonical, kind) DO NOTHING RETURNING id",
-          run_.run_id, f.series_id, f.case_canonical, f.family, f.variant, f.gpu_model,
+          f.run_id != 0 ? f.run_id : run_.run_id, f.series_id, f.case_canonical, f.family, f.variant, f.gpu_model,
           f.device_uuid, f.measurement_id, f.kind, f.state, BigintArrayLiteral(f.baseline_run_ids),
           f.baseline_median_seconds, f.new_median_seconds, f.change, OptionalDouble(f.p_value),
           OptionalDouble(f.z), OptionalDouble(f.cycles_change), f.baseline_sm_clock_mhz,

@@ -93,6 +93,16 @@ StatusOr<v1::Series> PgStore::GetSeries(const SeriesQuery& query) {
     v1::Series series;
     series.set_series_id(series::SeriesId(query.case_canonical, model, query.settings_key));
     series.set_settings_key(query.settings_key);
+    pqxx::result noise = tx.exec_params(
+        "SELECT sigma_relative, min_detectable_change, pairs, " + MicrosSql("computed_at") +
+            " FROM series_noise WHERE series_id = $1 AND device_uuid = $2",
+        series.series_id(), query.device_uuid);
+    if (!noise.empty()) {
+      if (!noise[0][0].is_null()) series.set_noise_sigma(noise[0][0].as<double>());
+      if (!noise[0][1].is_null()) series.set_min_detectable_change(noise[0][1].as<double>());
+      series.set_noise_pairs(noise[0][2].as<int32_t>());
+      *series.mutable_noise_computed_at() = TimestampFromMicros(noise[0][3].as<int64_t>());
+    }
     series.set_gpu_model(model);
     series.set_device_uuid(query.device_uuid);
     // The latest `limit` points, oldest first. Both walk an index that carries every measurement

@@ -2,6 +2,7 @@
 #include "server/store/detail/job_row.h"
 
 #include "server/store/detail/conversions.h"
+#include "server/store/detail/run_row.h"
 
 namespace warpwatch::server::detail {
 
@@ -11,7 +12,10 @@ const std::string& JobColumns() {
       MicrosSql("j.lease_expiry") + ", j.points_done, j.points_total, " +
       MicrosSql("j.created_at") + ", " + MicrosSql("j.started_at") + ", " +
       MicrosSql("j.finished_at") +
-      ", j.error, j.submitted_by, j.device_uuid, j.current_case, j.cancel_requested";
+      ", j.error, j.submitted_by, j.device_uuid, j.current_case, j.cancel_requested,"
+      " coalesce((SELECT cr.analysis_state FROM run cr WHERE cr.id = j.current_run_id), ''),"
+      " coalesce((SELECT cr.analysis_coverage::text FROM run cr WHERE cr.id = j.current_run_id),"
+      " '')";
   return columns;
 }
 
@@ -35,6 +39,11 @@ StatusOr<v1::Job> JobFromRow(const pqxx::row& whole, int first) {
   job.set_device_uuid(row(13).as<std::string>());
   job.set_current_case(row(14).as<std::string>());
   job.set_cancel_requested(row(15).as<bool>());
+  const std::string analysis_state = row(16).as<std::string>();
+  if (!analysis_state.empty()) {
+    RETURN_IF_ERROR(
+        CoverageFromJson(analysis_state, row(17).as<std::string>(), job.mutable_analysis()));
+  }
   if (job.lease_expiry().seconds() == 0 && job.lease_expiry().nanos() == 0)
     job.clear_lease_expiry();
   if (job.started_at().seconds() == 0 && job.started_at().nanos() == 0) job.clear_started_at();

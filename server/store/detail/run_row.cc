@@ -1,6 +1,8 @@
 // File: server/store/detail/run_row.cc
 #include "server/store/detail/run_row.h"
 
+#include <nlohmann/json.hpp>
+
 #include "server/store/detail/conversions.h"
 
 namespace warpwatch::server::detail {
@@ -10,8 +12,26 @@ const std::string& RunColumns() {
       "r.id, coalesce(r.job_id, 0), r.worker_id, r.device_uuid, r.device_name, r.state,"
       " coalesce(r.environment::text, ''), r.labels::text, " +
       MicrosSql("r.started_at") + ", " + MicrosSql("r.finished_at") +
-      ", (SELECT count(*) FROM measurement m WHERE m.run_id = r.id)";
+      ", (SELECT count(*) FROM measurement m WHERE m.run_id = r.id), r.analysis_state,"
+      " coalesce(r.analysis_coverage::text, '')";
   return columns;
+}
+
+Status CoverageFromJson(const std::string& state, const std::string& json,
+                        v1::AnalysisCoverage* coverage) {
+  coverage->set_state(state);
+  if (json.empty()) return OkStatus();
+  const nlohmann::json doc = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) return InternalError("run.analysis_coverage is not a JSON object");
+  coverage->set_cases(doc.value("cases", 0));
+  coverage->set_judged(doc.value("judged", 0));
+  coverage->set_attached(doc.value("attached", 0));
+  if (doc.contains("unsure") && doc["unsure"].is_object()) {
+    for (const auto& [reason, count] : doc["unsure"].items()) {
+      if (count.is_number_integer()) (*coverage->mutable_unsure())[reason] = count.get<int32_t>();
+    }
+  }
+  return OkStatus();
 }
 
 StatusOr<v1::Run> RunFromRow(const pqxx::row& row) {
@@ -37,6 +57,8 @@ StatusOr<v1::Run> RunFromRow(const pqxx::row& row) {
   const int64_t finished = row[9].as<int64_t>();
   if (finished != 0) *run.mutable_finished_at() = TimestampFromMicros(finished);
   run.set_measurement_count(row[10].as<int64_t>());
+  RETURN_IF_ERROR(CoverageFromJson(row[11].as<std::string>(), row[12].as<std::string>(),
+                                   run.mutable_analysis()));
   return run;
 }
 

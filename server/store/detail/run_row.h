@@ -19,6 +19,11 @@ const std::string& RunColumns();
 // none yet (no upload), its device uuid and model come from the run's columns.
 StatusOr<v1::Run> RunFromRow(const pqxx::row& row);
 
+// run.analysis_state and run.analysis_coverage (the JSON the analysis stores; '' before it ran)
+// into `coverage`. INTERNAL when the JSON is not an object.
+Status CoverageFromJson(const std::string& state, const std::string& json,
+                        v1::AnalysisCoverage* coverage);
+
 }  // namespace warpwatch::server::detail
 
 #endif  // WARPWATCH_SERVER_STORE_DETAIL_RUN_ROW_H_

@@ -41,24 +41,45 @@ std::unique_ptr<analysis::AnalysisStore> AnalysisTest::OpenAnalysisStore() {
   return store.ok() ? std::move(store).value() : nullptr;
 }
 
+int64_t AnalysisTest::AddScheduleRun() {
+  const int64_t schedule =
+      Sql("INSERT INTO schedule (name, cron, job_template) VALUES ('nightly-' ||"
+          " (SELECT count(*) FROM schedule), '0 2 * * *', '{}'::jsonb) RETURNING id")
+          .at(0)
+          .at(0)
+          .as<int64_t>();
+  return Sql("INSERT INTO schedule_run (schedule_id, due_at, trigger, state)"
+             " VALUES ($1, now(), 'MANUAL', 'FIRED') RETURNING id",
+             schedule)
+      .at(0)
+      .at(0)
+      .as<int64_t>();
+}
+
 int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions& options) {
   int64_t job_id = 0;  // 0: none (NULL)
   if (options.job_id != 0) {
     job_id = options.job_id;
   } else if (!options.uploaded) {
-    job_id = Sql("INSERT INTO job (spec, state, max_attempts, priority, labels)"
-                 " VALUES ($1::jsonb, 'SUCCEEDED', 3, 5, '{\"nightly\": \"1\"}') RETURNING id",
+    job_id = Sql("INSERT INTO job (spec, state, max_attempts, priority, labels, schedule_run_id)"
+                 " VALUES ($1::jsonb, 'SUCCEEDED', 3, 5, '{\"nightly\": \"1\"}',"
+                 " nullif($2::bigint, 0)) RETURNING id",
                  std::string("{\"families\": [\"memory.*\", \"reduce\"], \"measurement\": ") +
                      options.measurement +
                      ", \"labels\": {\"nightly\": \"1\"}, \"priority\": 5, \"max_attempts\": 3,"
-                     " \"selector\": {\"gpu_model\": \"*H100*\"}}")
+                     " \"selector\": {\"gpu_model\": \"*H100*\"}}",
+                 options.schedule_run_id)
                  .at(0)
                  .at(0)
                  .as<int64_t>();
   }
-  const int64_t run_id = Sql("INSERT INTO run (job_id, worker_id, device_uuid, device_name, state)"
-                             " VALUES (nullif($1::bigint, 0), $2, $3, $4, 'RUNNING') RETURNING id",
-                             job_id, std::string(kWorker), options.device, std::string(kModel))
+  const std::string labels =
+      options.git_sha.empty() ? "{}" : "{\"git_sha\": \"" + options.git_sha + "\"}";
+  const int64_t run_id = Sql("INSERT INTO run (job_id, worker_id, device_uuid, device_name, state,"
+                             " labels) VALUES (nullif($1::bigint, 0), $2, $3, $4, 'RUNNING',"
+                             " $5::jsonb) RETURNING id",
+                             job_id, std::string(kWorker), options.device, std::string(kModel),
+                             labels)
                              .at(0)
                              .at(0)
                              .as<int64_t>();

@@ -50,6 +50,8 @@ struct RunOptions {
   // The new job's MeasurementSettings (protobuf JSON). max_samples 2000 is the engine's default
   // spelled out: the nightly series, whose id is SeriesOf(point).
   std::string measurement = "{\"max_samples\": 2000}";
+  int64_t schedule_run_id = 0;  // the new job belongs to this schedule run (AddScheduleRun)
+  std::string git_sha;          // the run's `git_sha` label ("" = none): its software build
 };
 inline RunOptions MeasuredWith(const std::string& measurement_json) {
   RunOptions o;
@@ -95,6 +97,9 @@ class AnalysisTest : public StoreTest {
   void TearDown() override;
 
   std::unique_ptr<analysis::AnalysisStore> OpenAnalysisStore();
+
+  // A fired schedule run (of a schedule made for it); returns its id.
+  int64_t AddScheduleRun();
 
   // A finished run with these points (each with 20 samples around its median); returns its id.
   int64_t AddRun(const std::vector<Point>& points, const RunOptions& options = {});

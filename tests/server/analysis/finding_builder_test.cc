@@ -37,6 +37,13 @@ detect::SeriesDecision Decision(detect::Verdict verdict, detect::Blame blame) {
   d.time.change = 0.05;
   d.time.z = 9;
   d.u_test_p_value = 1e-9;
+  d.judged = true;
+  d.time.p_value = 1e-6;
+  d.noise.sigma_relative = 0.004;
+  d.noise.dof = 12;
+  d.min_detectable_change = 0.021;
+  d.false_alarm_cutoff = 6.9e-5;
+  d.decisions_in_run = 144;
   d.baseline_sm_clock_mhz = 1980;
   d.new_sm_clock_mhz = 1980;
   return d;
@@ -56,9 +63,15 @@ TEST(FindingFromDecisionTest, ACodeSlowdownIsASuspectedRegressionWithEvidence) {
   EXPECT_FALSE(f->cycles_change.has_value());
   EXPECT_EQ(f->device_uuid, "GPU-a");
   EXPECT_EQ(f->measurement_id, 5);
-  EXPECT_NE(f->method.find("|z| >= 4.50"), std::string::npos) << f->method;
-  EXPECT_NE(f->method.find("1.50 %"), std::string::npos) << f->method;
+  EXPECT_NE(f->method.find("p <= 6.9e-05 (Benjamini-Hochberg at q 0.01 over the run's 144 "
+                           "decisions)"),
+            std::string::npos)
+      << f->method;
+  EXPECT_NE(f->method.find("|change| >= 1.00 %"), std::string::npos) << f->method;
   EXPECT_NE(f->method.find("N 10"), std::string::npos) << f->method;
+  EXPECT_NE(f->method.find("sigma 0.400 %"), std::string::npos) << f->method;
+  EXPECT_DOUBLE_EQ(*f->min_detectable_change, 0.021);
+  EXPECT_DOUBLE_EQ(*f->noise_sigma, 0.004);
 }
 
 TEST(FindingFromDecisionTest, AFasterRunIsAnImprovement) {
@@ -115,8 +128,11 @@ detect::FleetView View(int64_t outlier_run) {
 }
 
 TEST(FindingFromFleetTest, TheRunsOwnDeviceAsOutlierIsAnOpenOutlier) {
-  const auto f = FindingFromFleet(ClaimedRunOf(), CopyCase(), View(100), {});
-  ASSERT_TRUE(f.has_value());
+  const auto findings = FindingsFromFleet(ClaimedRunOf(), CopyCase(), View(100), {});
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding* f = &findings[0];
+  EXPECT_EQ(f->run_id, 0);  // the claimed run
+  EXPECT_EQ(f->measurement_id, 5);
   EXPECT_EQ(f->kind, kKindOutlier);
   EXPECT_EQ(f->state, kStateOpen);
   EXPECT_EQ(f->baseline_run_ids, (std::vector<int64_t>{101, 102, 103}));
@@ -124,11 +140,17 @@ TEST(FindingFromFleetTest, TheRunsOwnDeviceAsOutlierIsAnOpenOutlier) {
   EXPECT_NE(f->method.find("3 good devices"), std::string::npos) << f->method;
 }
 
-TEST(FindingFromFleetTest, AnotherDevicesOutlierIsNotThisRunsFinding) {
-  EXPECT_FALSE(FindingFromFleet(ClaimedRunOf(), CopyCase(), View(102), {}).has_value());
+TEST(FindingFromFleetTest, AnotherDevicesOutlierIsReportedUnderItsOwnRun) {
+  const auto findings = FindingsFromFleet(ClaimedRunOf(), CopyCase(), View(102), {});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].run_id, 102);
+  EXPECT_EQ(findings[0].device_uuid, "GPU-102");
+  EXPECT_EQ(findings[0].measurement_id, 0);
+  EXPECT_EQ(findings[0].baseline_run_ids, (std::vector<int64_t>{100, 101, 103}));
+  EXPECT_NE(findings[0].note.find("joined the night"), std::string::npos) << findings[0].note;
   detect::FleetView unjudged = View(100);
   unjudged.judged = false;
-  EXPECT_FALSE(FindingFromFleet(ClaimedRunOf(), CopyCase(), unjudged, {}).has_value());
+  EXPECT_TRUE(FindingsFromFleet(ClaimedRunOf(), CopyCase(), unjudged, {}).empty());
 }
 
 }  // namespace

@@ -68,17 +68,25 @@ std::vector<RunPoint> TwoDevices(size_t runs_on_a, size_t runs_on_b) {
   return history;
 }
 
-TEST(BaselineTest, TheBaselineComesFromTheSameDeviceWhenItHasEnoughRuns) {
+TEST(BaselineTest, TheBaselineComesFromTheSameDevice) {
   const std::vector<RunPoint> baseline =
       SelectBaseline(TwoDevices(6, 6), DetectionConfig(), "GPU-a");
   ASSERT_EQ(baseline.size(), 6u);
   for (const RunPoint& p : baseline) EXPECT_EQ(p.device_uuid, "GPU-a");
 }
 
-TEST(BaselineTest, TheBaselineFallsBackToEveryDeviceOfTheModel) {
+TEST(BaselineTest, AGpuWithFewRunsNeverBorrowsAnotherGpusRuns) {
+  // Three of its own: the caller says UNSURE, rather than mixing in GPU-b's offset.
   const std::vector<RunPoint> baseline =
       SelectBaseline(TwoDevices(3, 8), DetectionConfig(), "GPU-a");
-  EXPECT_EQ(baseline.size(), 10u);
+  ASSERT_EQ(baseline.size(), 3u);
+  for (const RunPoint& p : baseline) EXPECT_EQ(p.device_uuid, "GPU-a");
+}
+
+TEST(BaselineTest, EveryDevicesRunsServeWhenAsked) {
+  DetectionConfig config;
+  config.same_device_only = false;
+  EXPECT_EQ(SelectBaseline(TwoDevices(3, 8), config, "GPU-a").size(), 10u);
 }
 
 TEST(BaselineTest, AnEmptyHistoryGivesAnEmptyBaseline) {

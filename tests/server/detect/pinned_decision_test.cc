@@ -41,21 +41,38 @@ TEST(PinnedDecisionTest, TheRollingSpreadIsJudgedAtThePinnedLevel) {
   EXPECT_EQ(d->decision.verdict, Verdict::kSame);
 }
 
-TEST(PinnedDecisionTest, FivePinnedRunsGiveTheirOwnSpread) {
+TEST(PinnedDecisionTest, FivePinnedRunsAreTheLevel) {
   std::vector<RunPoint> pinned = GoodRuns({1.0, 1.001, 0.999, 1.002, 0.998});
   std::optional<PinnedDecision> d = DecideAgainstPinned(GoodRun(1.05, 1980, 100), pinned, {});
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->decision.verdict, Verdict::kSlower);
-  EXPECT_EQ(d->spread, "the pinned runs");
+  EXPECT_NEAR(d->decision.time.baseline, 1.0, 1e-12);
   EXPECT_EQ(d->decision.baseline_runs_used, 5u);
 }
 
-TEST(PinnedDecisionTest, WithoutAnyWindowTheMadFloorJudgesOnePinnedRun) {
+TEST(PinnedDecisionTest, WithoutAnyWindowTheNoiseFloorJudgesOnePinnedRun) {
   std::optional<PinnedDecision> d =
       DecideAgainstPinned(GoodRun(1.05, 1980, 100), {GoodRun(1.0, 1980, 50)}, {});
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->decision.verdict, Verdict::kSlower);
-  EXPECT_NE(d->spread.find("MAD floor"), std::string::npos);
+  EXPECT_NE(d->spread.find("the floor"), std::string::npos) << d->spread;
+}
+
+TEST(PinnedDecisionTest, AnotherGpusPinnedRunIsNeverThisGpusLevel) {
+  // A schedule run pinned as one: a run per GPU. GPU-b's run 1.7 % slower is not GPU-a's level.
+  RunPoint pinned_a = GoodRun(1.0, 1980, 50);
+  pinned_a.device_uuid = "GPU-a";
+  RunPoint pinned_b = GoodRun(1.017, 1980, 51);
+  pinned_b.device_uuid = "GPU-b";
+  RunPoint candidate = GoodRun(1.0, 1980, 100);
+  candidate.device_uuid = "GPU-a";
+  std::optional<PinnedDecision> d = DecideAgainstPinned(candidate, {pinned_a, pinned_b}, {});
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->decision.baseline_run_ids, std::vector<int64_t>{50});
+  EXPECT_EQ(d->decision.verdict, Verdict::kSame);
+  RunPoint third = GoodRun(1.0, 1980, 101);
+  third.device_uuid = "GPU-c";  // no pinned run of its own: the rolling window decides
+  EXPECT_FALSE(DecideAgainstPinned(third, {pinned_a, pinned_b}, {}).has_value());
 }
 
 TEST(PinnedDecisionTest, NoGoodPinnedRunMeansTheRollingWindowDecides) {

@@ -1,5 +1,5 @@
 // detect_power: the false-alarm and detection figures of docs/regressions.md.
-//   detect_power --fixtures tests/fixtures [--n 10 --z 4 --min-change 0.03 --floor 0.005]
+//   detect_power --fixtures tests/fixtures [--n 10 --q 0.01 --min-change 0.01 --floor 0.002]
 // Simulates from h100_nightly.json and, when repeated-run fixtures exist (h100_repeat*.json or
 // h100_repeated/*.json), adds their leave-one-out figures. Prints a markdown table.
 #include <CLI/CLI.hpp>
@@ -23,9 +23,15 @@ int main(int argc, char** argv) {
   app.add_option("--fixtures", fixtures, "folder holding h100_nightly.json and repeated runs");
   app.add_option("--n", config.baseline_runs, "baseline runs N");
   app.add_option("--min-runs", config.min_baseline_runs, "fewest baseline runs judged");
-  app.add_option("--z", config.z_threshold, "robust z threshold");
+  app.add_option("--q", config.false_alarm_rate, "false-alarm rate controlled over a run");
   app.add_option("--min-change", config.min_relative_change, "minimum relative change");
-  app.add_option("--floor", config.mad_floor_relative, "MAD floor, relative");
+  app.add_option("--floor", config.noise_floor_relative, "noise floor, relative sigma");
+  app.add_option("--model-weight", config.model_noise_weight, "model noise weight (pairs)");
+  app.add_option("--dof-per-pair", config.noise_dof_per_pair, "t degrees of freedom per pair");
+  app.add_option("--max-dof", config.max_noise_dof, "t degrees of freedom, at most");
+  std::string fixture_folder;
+  app.add_option("--repeated", fixture_folder,
+                 "folder of repeated runs (default: h100_repeated/ under --fixtures)");
   app.add_option("--trials", options.trials_per_case, "simulated trials per case");
   app.add_option("--seed", options.seed, "simulation seed");
   app.add_option("--sigma-median", options.noise.sigma_median, "noise model: median case sigma");
@@ -47,7 +53,10 @@ int main(int argc, char** argv) {
   figures.push_back(detect::power::SimulatePower(medians, config, options));
   int u_trials = 20;
 
-  const auto repeated_paths = detect::power::FindRepeatedRunFixtures(fixtures);
+  const auto repeated_paths = fixture_folder.empty()
+                                  ? detect::power::FindRepeatedRunFixtures(fixtures)
+                                  : detect::power::FindRunFixturesIn(fixture_folder);
+  std::vector<detect::power::CaseMdc> case_mdc;
   std::string observed;
   std::vector<std::string> false_alarm_cases;
   if (!repeated_paths.empty()) {
@@ -61,6 +70,7 @@ int main(int argc, char** argv) {
     figures.push_back(
         detect::power::LeaveOneOutPower(repeated->runs, repeated->case_keys, loo, options));
     false_alarm_cases = figures.back().false_alarm_cases;
+    case_mdc = figures.back().case_mdc;
     const auto spread = detect::power::ObservedChangeSpread(repeated->runs);
     char line[256];
     std::snprintf(line, sizeof(line),
@@ -98,9 +108,12 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::printf("N=%zu min_runs=%zu z=%g min_change=%g floor=%g\n\n", config.baseline_runs,
-              config.min_baseline_runs, config.z_threshold, config.min_relative_change,
-              config.mad_floor_relative);
+  std::printf(
+      "N=%zu min_runs=%zu q=%g min_change=%g floor=%g model_weight=%g dof_per_pair=%g "
+      "dof=[%g, %g]\n\n",
+      config.baseline_runs, config.min_baseline_runs, config.false_alarm_rate,
+      config.min_relative_change, config.noise_floor_relative, config.model_noise_weight,
+      config.noise_dof_per_pair, config.min_noise_dof, config.max_noise_dof);
   std::printf("%s", detect::power::PowerTable(figures).c_str());
   const auto spread = detect::power::PredictedChangeSpread(options.noise, 59, 400, 7);
   std::printf(
@@ -118,5 +131,26 @@ int main(int argc, char** argv) {
       100 * detect::power::SimulatedUTestAlarmRate(good_cases, config, options, u_trials));
   std::printf("%s", observed.c_str());
   for (const std::string& c : false_alarm_cases) std::printf("  A/A flagged: %s\n", c.c_str());
+  if (!case_mdc.empty()) {
+    std::vector<double> mdcs;
+    size_t quiet = 0;
+    for (const auto& c : case_mdc) {
+      mdcs.push_back(c.mdc);
+      if (c.mdc <= 0.02) ++quiet;
+    }
+    std::printf(
+        "minimum detectable change per case (median over the held-out runs), %zu cases: median "
+        "%.2f %%, %zu cases <= 2 %%; above 3 %%:\n",
+        mdcs.size(), 100 * detect::Median(mdcs), quiet);
+    for (const auto& c : case_mdc) {
+      if (c.mdc > 0.03) std::printf("  %-72s MDC %.1f %%\n", c.case_key.c_str(), 100 * c.mdc);
+    }
+    std::printf("between 2 %% and 3 %%:\n");
+    for (const auto& c : case_mdc) {
+      if (c.mdc > 0.02 && c.mdc <= 0.03) {
+        std::printf("  %-72s MDC %.1f %%\n", c.case_key.c_str(), 100 * c.mdc);
+      }
+    }
+  }
   return 0;
 }

@@ -51,6 +51,23 @@ StatusOr<FixtureRun> ReadRunFixture(const std::string& path, bool with_samples) 
   return run;
 }
 
+namespace {
+
+// `paths` sorted by their runs' started_at, then path.
+std::vector<std::string> SortedByStart(const std::vector<std::string>& paths) {
+  std::vector<std::pair<std::string, std::string>> keyed;  // (started_at, path)
+  for (const std::string& p : paths) {
+    auto run = ReadRunFixture(p, false);
+    keyed.emplace_back(run.ok() ? run->started_at : "", p);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::string> out;
+  for (auto& [started, p] : keyed) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> FindRepeatedRunFixtures(const std::string& fixtures_dir) {
   namespace fs = std::filesystem;
   std::vector<std::string> paths;
@@ -67,15 +84,19 @@ std::vector<std::string> FindRepeatedRunFixtures(const std::string& fixtures_dir
       paths.push_back(entry.path().string());
     }
   }
-  std::vector<std::pair<std::string, std::string>> keyed;  // (started_at, path)
-  for (const std::string& p : paths) {
-    auto run = ReadRunFixture(p, false);
-    keyed.emplace_back(run.ok() ? run->started_at : "", p);
+  return SortedByStart(paths);
+}
+
+std::vector<std::string> FindRunFixturesIn(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".json") {
+      paths.push_back(entry.path().string());
+    }
   }
-  std::sort(keyed.begin(), keyed.end());
-  paths.clear();
-  for (auto& [started, p] : keyed) paths.push_back(p);
-  return paths;
+  return SortedByStart(paths);
 }
 
 StatusOr<RepeatedRuns> LoadRepeatedRuns(const std::vector<std::string>& paths, bool with_samples) {

@@ -25,6 +25,9 @@ StatusOr<FixtureRun> ReadRunFixture(const std::string& path, bool with_samples);
 // in a folder h100_repeated/, sorted by started_at (then path). Empty when there are none.
 std::vector<std::string> FindRepeatedRunFixtures(const std::string& fixtures_dir);
 
+// Every *.json in `folder`, sorted by started_at (then path). Empty when there are none.
+std::vector<std::string> FindRunFixturesIn(const std::string& folder);
+
 // Repeated runs of one suite by case: runs[c][r] is case case_keys[c] in paths[r] (a default,
 // not-ok RunPoint where run r lacks it). Cases sorted by key.
 struct RepeatedRuns {

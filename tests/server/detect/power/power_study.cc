@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <random>
 
 #include "server/detect/baseline.h"
+#include "server/detect/false_alarm_control.h"
+#include "server/detect/noise_model.h"
 #include "server/detect/robust_stats.h"
 #include "server/detect/series_decision.h"
 
@@ -14,6 +17,8 @@ namespace warpwatch::server::detect::power {
 namespace {
 
 constexpr double kClockMhz = 1980;
+// The bar: +3 % must be caught on the cases whose minimum detectable change is this or less.
+constexpr double kQuietMdc = 0.02;
 
 RunPoint Good(double median, double clock_mhz) {
   RunPoint p;
@@ -24,39 +29,103 @@ RunPoint Good(double median, double clock_mhz) {
   return p;
 }
 
-// Tallies of one study.
-struct Tally {
-  long decisions = 0, slower = 0, flagged = 0, unsure = 0, environment = 0;
-  std::vector<long> detected;
+// One case of a run to judge: its baseline, the model's noise estimate, the new point.
+struct CaseInput {
+  size_t case_index = 0;
+  std::vector<RunPoint> baseline;
+  NoiseEstimate model;
+  RunPoint candidate;  // no samples
 };
 
-// Judges `candidate` (no samples) as it is, slowed down, and with its clock dropped.
-void Judge(const std::vector<RunPoint>& baseline, const RunPoint& candidate,
-           const DetectionConfig& config, const PowerOptions& options, Tally* tally) {
+// Tallies of one study.
+struct Tally {
+  long runs = 0, runs_with_alarm = 0;
+  long decisions = 0, slower = 0, flagged = 0, unsure = 0, environment = 0;
+  std::vector<long> detected;
+  long quiet_decisions = 0;  // A/A decisions whose series' MDC <= kQuietMdc
+  std::vector<long> quiet_detected;
+  std::map<size_t, std::vector<double>> mdc_by_case;
+  std::vector<std::pair<size_t, std::string>> false_alarms;  // (case, text)
+};
+
+// Judges every case of one run as it is, each slowdown applied to the whole run, and the whole
+// run's clock dropped, each variant under the run-wide false-alarm control as the server does.
+void JudgeRun(const std::vector<CaseInput>& inputs, const DetectionConfig& config,
+              const PowerOptions& options, const std::string& run_name, Tally* tally) {
+  const size_t m = inputs.size();
   auto variant = [&](double time_factor, double clock_mhz) {
-    RunPoint p = candidate;
-    p.median_seconds *= time_factor;
-    p.sm_clock_mhz = clock_mhz;
-    return DecideSeries(p, baseline, config);
+    std::vector<SeriesDecision> decisions;
+    decisions.reserve(m);
+    for (const CaseInput& in : inputs) {
+      RunPoint p = in.candidate;
+      p.median_seconds *= time_factor;
+      if (clock_mhz > 0) p.sm_clock_mhz = clock_mhz;
+      decisions.push_back(DecideSeries(p, in.baseline, config, in.model, m));
+    }
+    std::vector<SeriesDecision*> pointers;
+    for (SeriesDecision& d : decisions) pointers.push_back(&d);
+    ControlFalseAlarms(pointers, config);
+    return decisions;
   };
-  const SeriesDecision aa = variant(1, candidate.sm_clock_mhz);
-  ++tally->decisions;
-  if (aa.verdict == Verdict::kSlower) ++tally->slower;
-  if (aa.verdict == Verdict::kSlower || aa.verdict == Verdict::kFaster) ++tally->flagged;
-  if (aa.verdict == Verdict::kUnsure) ++tally->unsure;
-  for (size_t s = 0; s < options.slowdowns.size(); ++s) {
-    if (variant(1 + options.slowdowns[s], candidate.sm_clock_mhz).verdict == Verdict::kSlower) {
-      ++tally->detected[s];
+  ++tally->runs;
+  const std::vector<SeriesDecision> aa = variant(1, 0);
+  bool alarm = false;
+  std::vector<bool> quiet(m, false);
+  for (size_t i = 0; i < m; ++i) {
+    const SeriesDecision& d = aa[i];
+    ++tally->decisions;
+    if (d.verdict == Verdict::kSlower) ++tally->slower;
+    if (d.verdict == Verdict::kSlower || d.verdict == Verdict::kFaster) {
+      ++tally->flagged;
+      alarm = true;
+      char text[160];
+      std::snprintf(text, sizeof(text), " (%s): %+.2f %%, p %.2g, %s", run_name.c_str(),
+                    100 * d.time.change, d.time.p_value, VerdictName(d.verdict));
+      tally->false_alarms.emplace_back(inputs[i].case_index, text);
+    }
+    if (d.verdict == Verdict::kUnsure) ++tally->unsure;
+    if (d.judged) {
+      tally->mdc_by_case[inputs[i].case_index].push_back(d.min_detectable_change);
+      quiet[i] = d.min_detectable_change <= kQuietMdc;
+      if (quiet[i]) ++tally->quiet_decisions;
     }
   }
-  const double drop = options.clock_drop_to_mhz;
-  const SeriesDecision clock = variant(candidate.sm_clock_mhz / drop, drop);
-  if (clock.verdict == Verdict::kSlower && clock.blame == Blame::kEnvironment) ++tally->environment;
+  if (alarm) ++tally->runs_with_alarm;
+  for (size_t s = 0; s < options.slowdowns.size(); ++s) {
+    const std::vector<SeriesDecision> slowed = variant(1 + options.slowdowns[s], 0);
+    for (size_t i = 0; i < m; ++i) {
+      if (slowed[i].verdict != Verdict::kSlower) continue;
+      ++tally->detected[s];
+      if (quiet[i]) ++tally->quiet_detected[s];
+    }
+  }
+  // The clock drop: each point from its own clock to the drop, cycles unchanged.
+  std::vector<SeriesDecision> dropped;
+  {
+    std::vector<SeriesDecision> decisions;
+    for (const CaseInput& in : inputs) {
+      RunPoint p = in.candidate;
+      const double clock = p.sm_clock_mhz > 0 ? p.sm_clock_mhz : kClockMhz;
+      p.median_seconds *= clock / options.clock_drop_to_mhz;
+      p.sm_clock_mhz = options.clock_drop_to_mhz;
+      decisions.push_back(DecideSeries(p, in.baseline, config, in.model, m));
+    }
+    std::vector<SeriesDecision*> pointers;
+    for (SeriesDecision& d : decisions) pointers.push_back(&d);
+    ControlFalseAlarms(pointers, config);
+    dropped = std::move(decisions);
+  }
+  for (const SeriesDecision& d : dropped) {
+    if (d.verdict == Verdict::kSlower && d.blame == Blame::kEnvironment) ++tally->environment;
+  }
 }
 
-PowerFigures Figures(const std::string& source, const Tally& tally, const PowerOptions& options) {
+PowerFigures Figures(const std::string& source, const Tally& tally, const PowerOptions& options,
+                     const std::vector<std::string>& case_keys) {
   PowerFigures f;
   f.source = source;
+  f.runs = tally.runs;
+  f.runs_with_false_alarm = tally.runs_with_alarm;
   f.decisions = tally.decisions;
   const double n = tally.decisions > 0 ? static_cast<double>(tally.decisions) : NAN;
   f.false_alarm_rate = static_cast<double>(tally.slower) / n;
@@ -64,7 +133,18 @@ PowerFigures Figures(const std::string& source, const Tally& tally, const PowerO
   f.unsure_rate = static_cast<double>(tally.unsure) / n;
   f.slowdowns = options.slowdowns;
   for (long d : tally.detected) f.detection_rate.push_back(static_cast<double>(d) / n);
+  f.quiet_decisions = tally.quiet_decisions;
+  const double q = tally.quiet_decisions > 0 ? static_cast<double>(tally.quiet_decisions) : NAN;
+  for (long d : tally.quiet_detected) f.quiet_detection_rate.push_back(static_cast<double>(d) / q);
   f.clock_drop_environment_rate = static_cast<double>(tally.environment) / n;
+  for (const auto& [c, text] : tally.false_alarms) {
+    f.false_alarm_cases.push_back((c < case_keys.size() ? case_keys[c] : "?") + text);
+  }
+  for (const auto& [c, mdcs] : tally.mdc_by_case) {
+    f.case_mdc.push_back({c < case_keys.size() ? case_keys[c] : "?", Median(mdcs)});
+  }
+  std::sort(f.case_mdc.begin(), f.case_mdc.end(),
+            [](const CaseMdc& a, const CaseMdc& b) { return a.mdc > b.mdc; });
   return f;
 }
 
@@ -78,29 +158,49 @@ PowerFigures SimulatePower(const std::vector<double>& case_medians, const Detect
   std::normal_distribution<double> sigma_unit(0.0, 1.0);
   Tally tally;
   tally.detected.assign(options.slowdowns.size(), 0);
+  tally.quiet_detected.assign(options.slowdowns.size(), 0);
   const int per_sigma = std::max(1, options.trials_per_case / std::max(1, options.sigma_draws));
-  for (double median : case_medians) {
-    double sigma = 0;
-    for (int t = 0; t < options.trials_per_case; ++t) {
+  std::vector<double> sigmas(case_medians.size(), 0);
+  // One trial is one simulated run of every case; the model's estimate of each case's sigma is
+  // what 2 x model_noise_weight pairs of a fleet would give (its true sigma, sampled).
+  for (int t = 0; t < options.trials_per_case; ++t) {
+    std::vector<CaseInput> inputs;
+    for (size_t c = 0; c < case_medians.size(); ++c) {
       if (t % per_sigma == 0) {
-        sigma = options.noise.sigma_median *
-                std::exp(options.noise.sigma_spread * sigma_unit(sigma_rng));
+        sigmas[c] = options.noise.sigma_median *
+                    std::exp(options.noise.sigma_spread * sigma_unit(sigma_rng));
       }
-      std::vector<RunPoint> baseline;
+      const double median = case_medians[c];
+      CaseInput in;
+      in.case_index = c;
       for (size_t r = 0; r < config.baseline_runs; ++r) {
-        baseline.push_back(Good(median * (1 + sigma * unit(rng)), kClockMhz));
+        in.baseline.push_back(Good(median * (1 + sigmas[c] * unit(rng)), kClockMhz));
       }
-      Judge(baseline, Good(median * (1 + sigma * unit(rng)), kClockMhz), config, options, &tally);
+      const int pairs = static_cast<int>(2 * config.model_noise_weight);
+      double sum = 0;
+      for (int k = 0; k < pairs; ++k) {
+        const double d = sigmas[c] * unit(rng);
+        sum += d * d;
+      }
+      in.model.sigma_relative = std::sqrt(sum / pairs);
+      in.model.pairs = static_cast<size_t>(pairs);
+      in.model.devices = 8;
+      in.candidate = Good(median * (1 + sigmas[c] * unit(rng)), kClockMhz);
+      inputs.push_back(std::move(in));
     }
+    JudgeRun(inputs, config, options, "trial " + std::to_string(t), &tally);
   }
-  char source[160];
+  char source[200];
   std::snprintf(
       source, sizeof(source),
-      "simulated: %zu cases x %d trials (%d sigma draws), sigma lognormal(median %.2f %%, "
+      "simulated: %zu cases x %d runs (%d sigma draws), sigma lognormal(median %.2f %%, "
       "spread %.2f)",
       case_medians.size(), options.trials_per_case, options.sigma_draws,
       100 * options.noise.sigma_median, options.noise.sigma_spread);
-  return Figures(source, tally, options);
+  PowerFigures f = Figures(source, tally, options, {});
+  f.false_alarm_cases.clear();
+  f.case_mdc.clear();
+  return f;
 }
 
 double SimulatedUTestAlarmRate(const std::vector<RunPoint>& cases, const DetectionConfig& config,
@@ -136,48 +236,55 @@ PowerFigures LeaveOneOutPower(const std::vector<std::vector<RunPoint>>& runs,
                               const DetectionConfig& config, const PowerOptions& options) {
   Tally tally;
   tally.detected.assign(options.slowdowns.size(), 0);
+  tally.quiet_detected.assign(options.slowdowns.size(), 0);
   long u_decisions = 0, u_alarms = 0;
-  std::vector<std::string> false_alarms;
   size_t run_count = 0, measured_cases = 0;
-  for (size_t c = 0; c < runs.size(); ++c) {
-    const std::vector<RunPoint>& series = runs[c];
+  for (const std::vector<RunPoint>& series : runs) {
     run_count = std::max(run_count, series.size());
     if (std::any_of(series.begin(), series.end(),
                     [&](const RunPoint& p) { return IsGoodRun(p, config); })) {
       ++measured_cases;
     }
-    for (size_t held = 0; held < series.size(); ++held) {
-      if (!IsGoodRun(series[held], config)) continue;
-      std::vector<RunPoint> baseline;
+  }
+  // Each run in turn is the new run; every case of it is judged against the other runs of its
+  // GPU (the baseline) with the model's noise from the other runs of every GPU.
+  for (size_t held = 0; held < run_count; ++held) {
+    std::vector<CaseInput> inputs;
+    for (size_t c = 0; c < runs.size(); ++c) {
+      const std::vector<RunPoint>& series = runs[c];
+      if (held >= series.size() || !IsGoodRun(series[held], config)) continue;
+      CaseInput in;
+      in.case_index = c;
+      std::vector<RunPoint> others;
       for (size_t r = 0; r < series.size(); ++r) {
-        if (r != held) baseline.push_back(series[r]);
+        if (r == held) continue;
+        RunPoint p = series[r];
+        if (p.device_uuid == series[held].device_uuid) in.baseline.push_back(p);
+        p.samples_seconds.clear();
+        others.push_back(std::move(p));
       }
-      const SeriesDecision aa = DecideSeries(series[held], baseline, config);
-      if (aa.u_test_p_value) {
+      in.model = SuccessiveDifferenceNoise(others, config);
+      // The U-test on raw samples, what deciding on samples would raise (evidence only).
+      const SeriesDecision u = DecideSeries(series[held], in.baseline, config, in.model);
+      if (u.u_test_p_value) {
         ++u_decisions;
-        if (*aa.u_test_p_value < 0.01) ++u_alarms;
+        if (*u.u_test_p_value < 0.01) ++u_alarms;
       }
-      if (aa.verdict == Verdict::kSlower || aa.verdict == Verdict::kFaster) {
-        char text[64];
-        std::snprintf(text, sizeof(text), " (run %zu): %+.2f %%, z %.1f", held,
-                      100 * aa.time.change, aa.time.z);
-        false_alarms.push_back((c < case_keys.size() ? case_keys[c] : "?") + text);
-      }
-      for (RunPoint& run : baseline) run.samples_seconds.clear();  // medians suffice from here
-      RunPoint candidate = series[held];
-      candidate.samples_seconds.clear();
-      if (!(candidate.sm_clock_mhz > 0)) candidate.sm_clock_mhz = kClockMhz;
-      Judge(baseline, candidate, config, options, &tally);
+      for (RunPoint& p : in.baseline) p.samples_seconds.clear();
+      in.candidate = series[held];
+      in.candidate.samples_seconds.clear();
+      if (!(in.candidate.sm_clock_mhz > 0)) in.candidate.sm_clock_mhz = kClockMhz;
+      inputs.push_back(std::move(in));
     }
+    if (!inputs.empty()) JudgeRun(inputs, config, options, "run " + std::to_string(held), &tally);
   }
   char source[160];
   std::snprintf(source, sizeof(source), "leave-one-out: %zu cases x %zu repeated H100 runs",
                 measured_cases, run_count);
-  PowerFigures f = Figures(source, tally, options);
+  PowerFigures f = Figures(source, tally, options, case_keys);
   if (u_decisions > 0) {
     f.u_test_alarm_rate = static_cast<double>(u_alarms) / static_cast<double>(u_decisions);
   }
-  f.false_alarm_cases = false_alarms;
   return f;
 }
 
@@ -258,7 +365,9 @@ std::vector<CaseNoise> CaseNoiseOf(const std::vector<std::vector<RunPoint>>& run
 }
 
 std::string PowerTable(const std::vector<PowerFigures>& figures) {
-  std::string out = "| data | A/A decisions | false alarms (SLOWER) | any flag | UNSURE |";
+  std::string out =
+      "| data | runs | runs with a flag (A/A) | A/A decisions | false alarms (SLOWER) | any flag "
+      "| UNSURE |";
   if (!figures.empty()) {
     for (double s : figures.front().slowdowns) {
       char cell[48];
@@ -266,18 +375,29 @@ std::string PowerTable(const std::vector<PowerFigures>& figures) {
       out += cell;
     }
   }
-  out += " clock drop -> ENVIRONMENT | U-test p < 0.01 on A/A |\n|---|---|---|---|---|";
   if (!figures.empty()) {
-    for (size_t i = 0; i < figures.front().slowdowns.size(); ++i) out += "---|";
+    for (double s : figures.front().slowdowns) {
+      char cell[64];
+      std::snprintf(cell, sizeof(cell), " +%g %% caught, MDC <= 2 %% |", 100 * s);
+      out += cell;
+    }
+  }
+  out += " clock drop -> ENVIRONMENT | U-test p < 0.01 on A/A |\n|---|---|---|---|---|---|---|";
+  if (!figures.empty()) {
+    for (size_t i = 0; i < 2 * figures.front().slowdowns.size(); ++i) out += "---|";
   }
   out += "---|---|\n";
   for (const PowerFigures& f : figures) {
     char row[256];
-    std::snprintf(row, sizeof(row), "| %s | %ld | %.2f %% | %.2f %% | %.2f %% |", f.source.c_str(),
-                  f.decisions, 100 * f.false_alarm_rate, 100 * f.any_flag_rate,
-                  100 * f.unsure_rate);
+    std::snprintf(row, sizeof(row), "| %s | %ld | %ld | %ld | %.3f %% | %.3f %% | %.2f %% |",
+                  f.source.c_str(), f.runs, f.runs_with_false_alarm, f.decisions,
+                  100 * f.false_alarm_rate, 100 * f.any_flag_rate, 100 * f.unsure_rate);
     out += row;
     for (double d : f.detection_rate) {
+      std::snprintf(row, sizeof(row), " %.1f %% |", 100 * d);
+      out += row;
+    }
+    for (double d : f.quiet_detection_rate) {
       std::snprintf(row, sizeof(row), " %.1f %% |", 100 * d);
       out += row;
     }

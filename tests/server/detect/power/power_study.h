@@ -41,25 +41,38 @@ struct ChangeSpread {
   double max = 0;
 };
 
+// A case's median minimum detectable change over the study's runs.
+struct CaseMdc {
+  std::string case_key;
+  double mdc = 0;
+};
+
 struct PowerFigures {
   std::string source;           // which data
+  long runs = 0;                // runs judged (each a set of decisions under one false-alarm control)
+  long runs_with_false_alarm = 0;  // A/A runs that raised any SLOWER or FASTER
   long decisions = 0;           // A/A decisions made (one per case and trial, or per held-out run)
   double false_alarm_rate = 0;  // A/A judged SLOWER
   double any_flag_rate = 0;     // A/A judged SLOWER or FASTER
   double unsure_rate = 0;       // A/A judged UNSURE
   std::vector<double> slowdowns;
   std::vector<double> detection_rate;      // judged SLOWER, per slowdown
+  long quiet_decisions = 0;                // A/A decisions of series with an MDC <= 2 %
+  std::vector<double> quiet_detection_rate;  // judged SLOWER among those, per slowdown
   double clock_drop_environment_rate = 0;  // clock drop with unchanged cycles judged ENVIRONMENT
   // Leave-one-out only: A/A decisions whose U-test on raw samples (new run against the pooled
   // baseline samples) gave p < 0.01, i.e. what deciding on samples would have raised; -1 if
   // unknown.
   double u_test_alarm_rate = -1;
   std::vector<std::string> false_alarm_cases;  // leave-one-out: "case (run r): +x.x %"
+  std::vector<CaseMdc> case_mdc;               // leave-one-out: per case, largest first
 };
 
-// (a) Every case's true median is `case_medians[i]`; per trial, config.baseline_runs baseline
-// runs and one new run are drawn from the noise model; the new run is judged as it is (A/A) and
-// multiplied by (1 + s) for each slowdown, on the same draws.
+// (a) Every case's true median is `case_medians[i]`; a trial is one simulated run of every case:
+// per case config.baseline_runs baseline runs and one new run are drawn from the noise model, and
+// the model's estimate of its sigma from 2 x model_noise_weight simulated pairs; the new run is
+// judged as it is (A/A), with every case multiplied by (1 + s) for each slowdown, and with its
+// clock dropped, each variant under the run-wide false-alarm control (ControlFalseAlarms).
 PowerFigures SimulatePower(const std::vector<double>& case_medians, const DetectionConfig& config,
                            const PowerOptions& options);
 
@@ -71,10 +84,12 @@ double SimulatedUTestAlarmRate(const std::vector<RunPoint>& cases, const Detecti
                                const PowerOptions& options, int trials_per_case);
 
 // (b) runs[c][r]: case c in repeated run r (oldest first); a point that is not good (or absent:
-// ok = false) is skipped. Each good run r is judged against the other runs (the newest
-// config.baseline_runs good ones, r excluded): as it is (A/A, with samples for the U-test) and with
-// its median multiplied by (1 + s) for each slowdown (the median of samples multiplied by (1 + s)).
-// case_keys[c] names case c in false_alarm_cases.
+// ok = false) is skipped. Each run r in turn is the new run: each of its good cases is judged
+// against the other runs of its own GPU (device_uuid; the newest config.baseline_runs good ones),
+// with the model's noise from the other runs of every GPU (SuccessiveDifferenceNoise), the whole
+// run under one false-alarm control: as it is (A/A), with every median multiplied by (1 + s) for
+// each slowdown, and with its clock dropped. case_keys[c] names case c in false_alarm_cases and
+// case_mdc.
 PowerFigures LeaveOneOutPower(const std::vector<std::vector<RunPoint>>& runs,
                               const std::vector<std::string>& case_keys,
                               const DetectionConfig& config, const PowerOptions& options);

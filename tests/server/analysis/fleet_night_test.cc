@@ -1,0 +1,61 @@
+// Fleet outliers within one night, on a real PostgreSQL (docs/regressions.md "Fleet view"): peers
+// are the devices of the same schedule run, or without a schedule the same-software runs of the
+// window, so a change that moves the whole fleet never marks a device.
+#include <gtest/gtest.h>
+
+#include "tests/server/analysis/run_analyzer_fixture.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+constexpr int kDevices = 8;
+
+std::string Gpu(int i) { return "GPU-" + std::to_string(i); }
+
+class FleetNightTest : public RunAnalyzerTest {
+ protected:
+  int Outliers() { return Count("kind = 'OUTLIER'"); }
+  // One night of every GPU, each run analysed as it finishes (the order workers finish in).
+  void Night(double median, int64_t schedule_run, const std::string& git_sha,
+             int slow_device = -1, double slow_median = 0) {
+    for (int i = 0; i < kDevices; ++i) {
+      RunOptions options = OnDevice(Gpu(i));
+      options.schedule_run_id = schedule_run;
+      options.git_sha = git_sha;
+      AddRun({Copy(i == slow_device ? slow_median : median * (1 + 0.001 * (i % 3)))}, options);
+      ASSERT_EQ(AnalyzeAll(), 1);
+    }
+  }
+};
+
+TEST_F(FleetNightTest, AChangeOfTheWholeFleetInOneScheduleRunMarksNoDevice) {
+  Night(1.0e-4, AddScheduleRun(), "");
+  // The next night every GPU is 5 % slower: the first GPUs to finish must not be judged against
+  // the others' runs of the night before.
+  Night(1.05e-4, AddScheduleRun(), "");
+  EXPECT_EQ(Outliers(), 0);
+}
+
+TEST_F(FleetNightTest, AChangeOfTheWholeFleetWithANewBuildMarksNoDeviceWithoutASchedule) {
+  Night(1.0e-4, 0, "abc123");
+  Night(1.05e-4, 0, "def456");
+  EXPECT_EQ(Outliers(), 0);
+}
+
+TEST_F(FleetNightTest, OneDeviceFivePercentSlowerAmongEightIsAnOutlier) {
+  Night(1.0e-4, AddScheduleRun(), "", /*slow_device=*/5, /*slow_median=*/1.05e-4);
+  pqxx::result r = Sql("SELECT device_uuid, change FROM regression WHERE kind = 'OUTLIER'");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), Gpu(5));
+  EXPECT_NEAR(r[0][1].as<double>(), 0.05, 0.005);
+}
+
+TEST_F(FleetNightTest, OneSlowDeviceIsFoundWithoutAScheduleToo) {
+  Night(1.0e-4, 0, "abc123", /*slow_device=*/2, /*slow_median=*/1.06e-4);
+  pqxx::result r = Sql("SELECT device_uuid FROM regression WHERE kind = 'OUTLIER'");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), Gpu(2));
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing
