@@ -171,6 +171,12 @@ def fixture_sql():
         "INSERT INTO change_point (series_id, device_uuid, run_id, at, median_before, median_after,"
         " relative_change, p_value, q_hat) VALUES (%s, '', 2, now() - interval '1 day', 4.9e-05,"
         " 5.15e-05, 0.05, 0.0004, 1.7);" % lit(case + "@" + MODEL))
+    # The noise model of the nightly series (migration 0014): the model row and one GPU's.
+    out.append(
+        "INSERT INTO series_noise (series_id, device_uuid, sigma_relative, pairs, devices,"
+        " min_detectable_change, baseline_runs) VALUES (%s, '', 0.0011, 40, 2, 0.012, 10),"
+        " (%s, 'GPU-aaaa', 0.0013, 0, 0, 0.014, 10);" % (lit(case + "@" + MODEL),
+                                                       lit(case + "@" + MODEL)))
     out.append("SELECT setval(pg_get_serial_sequence('job', 'id'), 10);")
     out.append("SELECT setval(pg_get_serial_sequence('run', 'id'), 10);")
     return "\n".join(out) + "\n"

@@ -101,6 +101,7 @@ int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions&
     }
     batch.push_back(std::move(m));
   }
+  if (job_id != 0) Sql("UPDATE job SET current_run_id = $2 WHERE id = $1", job_id, run_id);
   StatusOr<UploadCounts> uploaded = store_->UploadMeasurements(run_id, kWorker, {}, batch);
   EXPECT_TRUE(uploaded.ok()) << uploaded.status().ToString();
   Sql("UPDATE run SET state = $2, finished_at = now() WHERE id = $1", run_id, options.state);

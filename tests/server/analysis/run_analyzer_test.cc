@@ -367,5 +367,29 @@ TEST_F(RunAnalyzerTest, TwoReplicasAnalysingAtOnceWriteEachFindingOnce) {
             0);
 }
 
+TEST_F(RunAnalyzerTest, EachRunRecordsWhatWasJudgedAndWhyTheRestWasNot) {
+  AddBaseline();
+  Point unverified = Strided(4);
+  unverified.verified = false;
+  Point throttled = Strided(8);
+  throttled.throttled = 0.5;
+  const int64_t run = AddRun({Copy(), Reduce(), Strided(2), unverified, throttled, Strided(16)});
+  ASSERT_EQ(AnalyzeAll(), 1);
+  ASSERT_OK_AND_ASSIGN(v1::Run stored, store_->GetRun(run));
+  const v1::AnalysisCoverage& coverage = stored.analysis();
+  EXPECT_EQ(coverage.state(), "DONE");
+  EXPECT_EQ(coverage.cases(), 6);
+  EXPECT_EQ(coverage.judged(), 3);
+  EXPECT_EQ(coverage.attached(), 0);
+  ASSERT_EQ(coverage.unsure_size(), 3) << stored.DebugString();
+  EXPECT_EQ(coverage.unsure().at("unverified"), 1);
+  EXPECT_EQ(coverage.unsure().at("throttled"), 1);
+  EXPECT_EQ(coverage.unsure().at("too_few_runs"), 1);  // Strided(16) has no history
+  // The job shows its (current) run's coverage too.
+  ASSERT_OK_AND_ASSIGN(v1::Job job, store_->GetJob(stored.job_id()));
+  EXPECT_EQ(job.analysis().judged(), 3);
+  EXPECT_EQ(job.analysis().unsure().at("unverified"), 1);
+}
+
 }  // namespace
 }  // namespace warpwatch::server::testing

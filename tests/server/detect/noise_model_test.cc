@@ -69,7 +69,7 @@ TEST(NoiseModelTest, TheModelIsPooledWithTheGpusOwnRunsByTheirWeights) {
   const SeriesNoise n = CombineNoise(model, own, config);
   EXPECT_DOUBLE_EQ(n.model_weight, 30);
   EXPECT_NEAR(n.sigma_relative, std::sqrt((30 * 1e-4 + 9 * 1.6e-5) / 39), 1e-12);
-  EXPECT_DOUBLE_EQ(n.dof, config.max_noise_dof);  // 0.4 x 39 = 15.6, capped at 12
+  EXPECT_DOUBLE_EQ(n.dof, config.max_noise_dof);  // 0.7 x 39 = 27.3, capped at 20
   EXPECT_FALSE(n.floored);
 }
 

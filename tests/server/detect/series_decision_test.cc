@@ -41,7 +41,9 @@ TEST(SeriesDecisionTest, TheDefaultsAreTheOnesDocumentedInRegressionsMd) {
   EXPECT_TRUE(defaults.same_device_only);
   EXPECT_EQ(defaults.false_alarm_rate, 0.01);
   EXPECT_EQ(defaults.min_relative_change, 0.01);
-  EXPECT_EQ(defaults.noise_floor_relative, 0.002);
+  EXPECT_EQ(defaults.noise_floor_relative, 0.001);
+  EXPECT_EQ(defaults.noise_dof_per_pair, 0.7);
+  EXPECT_EQ(defaults.max_noise_dof, 20);
   EXPECT_EQ(defaults.model_noise_weight, 30);
 }
 

@@ -88,5 +88,36 @@ TEST_F(ResultTriageRpcTest, BadTriageRequestsNameWhatIsWrong) {
   EXPECT_NE(s.error_message().find("note"), std::string::npos);
 }
 
+TEST_F(ResultTriageRpcTest, AcceptingANewLevelIsTriageForSubmittersNotReaders) {
+  const int64_t id = InsertRegression(run_, "OPEN");
+  v1::Regression out;
+  grpc::Status s = Update(kReaderToken, id, v1::REGRESSION_STATE_ACCEPTED, "new toolchain", &out);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Sql("SELECT state FROM regression WHERE id = $1", id), "OPEN");
+  s = Update(kSubmitterToken, id, v1::REGRESSION_STATE_ACCEPTED, "new toolchain", &out);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(out.state(), v1::REGRESSION_STATE_ACCEPTED);
+  EXPECT_EQ(out.updated_by(), "ci");
+  EXPECT_EQ(Sql("SELECT actor || '|' || from_state || '|' || to_state FROM regression_event"
+                " WHERE regression_id = $1",
+                id),
+            "ci|OPEN|ACCEPTED");
+}
+
+TEST_F(ResultTriageRpcTest, OnlyAnOpenFindingsLevelCanBeAccepted) {
+  v1::Regression out;
+  grpc::Status s = Update(kSubmitterToken, 4242, v1::REGRESSION_STATE_ACCEPTED, "", &out);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  const int64_t fixed = InsertRegression(run_, "FIXED");
+  s = Update(kSubmitterToken, fixed, v1::REGRESSION_STATE_ACCEPTED, "", &out);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(s.error_message().find("FIXED -> ACCEPTED"), std::string::npos) << s.error_message();
+  const int64_t suspected = InsertRegression(run_, "SUSPECTED", "warp_shuffle");
+  s = Update(kSubmitterToken, suspected, v1::REGRESSION_STATE_ACCEPTED, "", &out);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(s.error_message().find("SUSPECTED -> ACCEPTED"), std::string::npos)
+      << s.error_message();
+}
+
 }  // namespace
 }  // namespace warpwatch::testing

@@ -89,28 +89,30 @@ TEST_F(SimulatedPowerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpu) {
   EXPECT_GE(figures_->clock_drop_environment_rate, 0.95);
 }
 
-// Leave-one-out over tests/fixtures/h100_repeated (4 runs on each of two H100s): each run judged
-// against the other runs of its own GPU. Three runs is all a device has there, so the study lowers
-// min_baseline_runs to 3; everything else is the default.
+// Leave-one-out over tests/fixtures/h100_nightly_runs (16 back-to-back runs of the whole suite on
+// two leases, its README): each run in turn judged against the other runs of its own GPU, the
+// noise model from the other runs of every GPU, each run's decisions under the false-alarm
+// control, with the defaults. The bars: identical code flagged SLOWER on at most 0.1 % of
+// case-runs; +3 % caught on at least 95 % of the cases whose minimum detectable change is <= 2 %.
 class RepeatedRunsPowerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const std::vector<std::string> paths = FindRepeatedRunFixtures(kFixtures);
-    if (paths.size() < 3) return;
+    const std::vector<std::string> paths = FindRunFixturesIn(kFixtures + "/h100_nightly_runs");
+    if (paths.size() < 6) return;
     auto repeated = LoadRepeatedRuns(paths, /*with_samples=*/false);
     ASSERT_TRUE(repeated.ok()) << repeated.status().ToString();
-    DetectionConfig config;
-    config.min_baseline_runs = 3;
-    figures_ = new PowerFigures(
-        LeaveOneOutPower(repeated->runs, repeated->case_keys, config, PowerOptions()));
+    figures_ = new PowerFigures(LeaveOneOutPower(repeated->runs, repeated->case_keys,
+                                                 DetectionConfig(), PowerOptions()));
   }
   static void TearDownTestSuite() { delete figures_; }
   void SetUp() override {
-    if (figures_ == nullptr) GTEST_SKIP() << "no repeated-run fixtures (h100_repeated/)";
+    if (figures_ == nullptr) GTEST_SKIP() << "no repeated-run fixtures (h100_nightly_runs/)";
   }
-  static double Caught(double slowdown) {
+  static double Caught(double slowdown, bool quiet) {
+    const std::vector<double>& rates =
+        quiet ? figures_->quiet_detection_rate : figures_->detection_rate;
     for (size_t i = 0; i < figures_->slowdowns.size(); ++i) {
-      if (figures_->slowdowns[i] == slowdown) return figures_->detection_rate[i];
+      if (figures_->slowdowns[i] == slowdown) return rates[i];
     }
     return -1;
   }
@@ -118,20 +120,25 @@ class RepeatedRunsPowerTest : public ::testing::Test {
 };
 PowerFigures* RepeatedRunsPowerTest::figures_ = nullptr;
 
-TEST_F(RepeatedRunsPowerTest, IdenticalCodeRaisesAtMostOnePercentFalseAlarms) {
-  EXPECT_LE(figures_->false_alarm_rate, 0.01) << PowerTable({*figures_});
+TEST_F(RepeatedRunsPowerTest, IdenticalCodeIsFlaggedSlowerOnAtMostOneCaseRunInAThousand) {
+  EXPECT_LE(figures_->false_alarm_rate, 0.001) << PowerTable({*figures_});
 }
 
-TEST_F(RepeatedRunsPowerTest, AThreePercentSlowdownIsCaughtInAtLeastNinetyFivePercentOfRuns) {
-  EXPECT_GE(Caught(0.03), 0.95) << PowerTable({*figures_});
+TEST_F(RepeatedRunsPowerTest, MostCasesCanDetectTwoPercent) {
+  // The quiet (kernel-only) cases are 124 of 144; the host-side ones are documented one by one.
+  EXPECT_GE(figures_->quiet_decisions, figures_->decisions * 2 / 3) << PowerTable({*figures_});
 }
 
-TEST_F(RepeatedRunsPowerTest, AFivePercentSlowdownIsCaughtInAtLeastNinetyNinePercentOfRuns) {
-  EXPECT_GE(Caught(0.05), 0.99) << PowerTable({*figures_});
+TEST_F(RepeatedRunsPowerTest, AThreePercentSlowdownIsCaughtOnTheCasesThatCanDetectTwoPercent) {
+  EXPECT_GE(Caught(0.03, /*quiet=*/true), 0.95) << PowerTable({*figures_});
+}
+
+TEST_F(RepeatedRunsPowerTest, AFivePercentSlowdownIsCaughtOnTheCasesThatCanDetectTwoPercent) {
+  EXPECT_GE(Caught(0.05, /*quiet=*/true), 0.99) << PowerTable({*figures_});
 }
 
 TEST_F(RepeatedRunsPowerTest, AClockDropWithUnchangedCyclesIsBlamedOnTheGpu) {
-  EXPECT_GE(figures_->clock_drop_environment_rate, 0.99) << PowerTable({*figures_});
+  EXPECT_GE(figures_->clock_drop_environment_rate, 0.95) << PowerTable({*figures_});
 }
 
 TEST(RepeatedRunsCompareTest, ConsecutiveRunsOfIdenticalCodeCompareAsSameOnEveryCase) {
