@@ -87,8 +87,9 @@ int RunRegressions(const ClientOptions& client, const RegressionsFlags& flags) {
 void RegisterRegressions(CLI::App& app, const ClientOptions& client, int* exit_code) {
   auto flags = std::make_shared<RegressionsFlags>();
   CLI::App* cmd = app.add_subcommand("regressions", "List regressions, newest first");
-  cmd->add_option("--state", flags->states,
-                  "open, acknowledged, dismissed, fixed, suspected, noise or accepted (repeatable: any of)");
+  cmd->add_option(
+      "--state", flags->states,
+      "open, acknowledged, dismissed, fixed, suspected, noise or accepted (repeatable: any of)");
   cmd->add_option("--kind", flags->kinds, "regression, improvement or outlier (repeatable)");
   cmd->add_option("--gpu-model", flags->gpu_model, "GPU model (exact name)");
   cmd->add_option("--family", flags->family, "kernel family (exact name)");

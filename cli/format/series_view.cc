@@ -29,7 +29,8 @@ void PrintSeries(const v1::Series& series, std::ostream& out) {
   if (!series.device_uuid().empty()) out << " on " << TerminalSafe(series.device_uuid());
   out << "\n";
   if (series.has_min_detectable_change()) {
-    out << "noise: sigma " << (series.has_noise_sigma() ? FormatFinePercent(series.noise_sigma()) : "-")
+    out << "noise: sigma "
+        << (series.has_noise_sigma() ? FormatFinePercent(series.noise_sigma()) : "-")
         << " of a run's median between runs; smallest slowdown caught (95 %): "
         << FormatFinePercent(series.min_detectable_change());
     if (series.device_uuid().empty()) {

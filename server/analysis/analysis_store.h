@@ -130,10 +130,10 @@ struct SeriesSensitivity {
 
 // What the analysis of one run judged (run.analysis_coverage).
 struct RunCoverage {
-  int cases = 0;                          // measurements of the run
-  int judged = 0;                         // decided SLOWER, FASTER or SAME
-  int attached = 0;                       // of those: judged against an active finding
-  std::map<std::string, int> unsure;      // reason class -> cases not judged
+  int cases = 0;                      // measurements of the run
+  int judged = 0;                     // decided SLOWER, FASTER or SAME
+  int attached = 0;                   // of those: judged against an active finding
+  std::map<std::string, int> unsure;  // reason class -> cases not judged
 };
 
 // A change point of one series, stored as a change_point row.
@@ -246,8 +246,9 @@ class AnalysisTx {
 
   // Inserts the rows (run_id = the claimed run unless the finding names another; a measurement_id
   // of 0 is looked up by run and case) and a regression_event ('' -> state, actor kDetectorActor,
-  // the finding's note) for each. A row of the same (run, case, kind) already stored is left alone (its id 0 in
-  // the result), so analysing a run twice writes nothing twice. Returns the ids in input order.
+  // the finding's note) for each. A row of the same (run, case, kind) already stored is left alone
+  // (its id 0 in the result), so analysing a run twice writes nothing twice. Returns the ids in
+  // input order.
   virtual StatusOr<std::vector<int64_t>> InsertFindings(const std::vector<Finding>& findings) = 0;
 
   // The spec of the claimed run's job; NOT_FOUND for an uploaded run.

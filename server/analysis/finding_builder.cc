@@ -155,8 +155,9 @@ std::vector<Finding> FindingsFromFleet(const ClaimedRun& run, const RunCase& run
     f.note = std::string("fleet outlier (") +
              (device.direction == detect::Verdict::kSlower ? "slower" : "faster") +
              " than the other devices of its model that night)" +
-             (own ? "" : "; found when run " + std::to_string(run.run_id) + " of " +
-                             run.device_uuid + " joined the night");
+             (own ? ""
+                  : "; found when run " + std::to_string(run.run_id) + " of " + run.device_uuid +
+                        " joined the night");
     out.push_back(std::move(f));
   }
   return out;

@@ -114,11 +114,10 @@ StatusOr<detect::SeriesDecision> DecideAgainstFinding(AnalysisTx& tx, const RunC
     d.reason = why_not.empty() ? "the finding's baseline runs are gone" : why_not;
     return d;
   }
-  return detect::DecideAgainstRuns(c.point, good,
-                                   detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(
-                                                                   good, config),
-                                                        config),
-                                   config, decisions);
+  return detect::DecideAgainstRuns(
+      c.point, good,
+      detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(good, config), config), config,
+      decisions);
 }
 
 // The class of an UNSURE decision, for the run's coverage.
@@ -146,8 +145,8 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
                                                  config.model_noise_max_age, max_throttled));
   // The device's rolling window gives a pinned suspect's own noise pairs.
   SeriesMap model, device;
-  ASSIGN_OR_RETURN(device, tx.LoadSeries(series_ids, tx.run().device_uuid, config.history_runs,
-                                         max_throttled));
+  ASSIGN_OR_RETURN(
+      device, tx.LoadSeries(series_ids, tx.run().device_uuid, config.history_runs, max_throttled));
   for (const Suspect& s : suspects) {
     const RunCase* confirmation = nullptr;
     for (const RunCase& c : cases) {
@@ -155,7 +154,8 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
     }
     ASSIGN_OR_RETURN(std::vector<detect::RunPoint> baseline,
                      tx.LoadPoints(s.series_id, s.baseline_run_ids, /*with_samples=*/false));
-    const std::vector<detect::RunPoint> rolling = HistoryBefore(model, device, s.series_id, tx.run());
+    const std::vector<detect::RunPoint> rolling =
+        HistoryBefore(model, device, s.series_id, tx.run());
     const SuspectResolution r = ResolveWithConfirmation(s, confirmation, baseline, config.detection,
                                                         &rolling, noise[s.series_id]);
     RETURN_IF_ERROR(tx.ResolveSuspect(s.regression_id, r.state, r.note));
@@ -214,10 +214,9 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
                        DecideAgainstFinding(tx, c, standing->second, history, model_noise, m, dc));
       const Tracking t = TrackFinding(standing->second, d, run.run_id);
       if (t.action == TrackAction::kAttach) {
-        RETURN_IF_ERROR(tx.AttachToFinding(standing->second.regression_id, c.measurement_id,
-                                           d.time.change,
-                                           std::isfinite(d.time.z) ? std::optional<double>(d.time.z)
-                                                                   : std::nullopt));
+        RETURN_IF_ERROR(tx.AttachToFinding(
+            standing->second.regression_id, c.measurement_id, d.time.change,
+            std::isfinite(d.time.z) ? std::optional<double>(d.time.z) : std::nullopt));
         ++summary.attached;
       } else if (t.action == TrackAction::kClose) {
         RETURN_IF_ERROR(tx.CloseFinding(standing->second.regression_id, t.note));

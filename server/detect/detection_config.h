@@ -13,9 +13,9 @@ struct DetectionConfig {
   // Fewer good baseline runs than this gives UNSURE.
   size_t min_baseline_runs = 5;
   // The baseline is the new run's own device's runs only (device offsets of one model reach
-  // 1.7 %, docs/noise.md): a GPU with fewer than min_baseline_runs good runs is UNSURE, never judged
-  // against a history that mixes other GPUs' offsets. False: every device's runs (studies, pins
-  // that cover several GPUs on purpose).
+  // 1.7 %, docs/noise.md): a GPU with fewer than min_baseline_runs good runs is UNSURE, never
+  // judged against a history that mixes other GPUs' offsets. False: every device's runs (studies,
+  // pins that cover several GPUs on purpose).
   bool same_device_only = true;
 
   // The noise model (noise_model.h). The model-wide estimate counts as at most this many of the

@@ -76,7 +76,8 @@ SeriesNoise CombineNoise(const NoiseEstimate& model, const NoiseEstimate& own,
   const double pooled = weight > 0 ? std::sqrt(weighted / weight) : 0;
   n.floored = !(pooled > config.noise_floor_relative);
   n.sigma_relative = n.floored ? config.noise_floor_relative : pooled;
-  n.dof = std::clamp(config.noise_dof_per_pair * weight, config.min_noise_dof, config.max_noise_dof);
+  n.dof =
+      std::clamp(config.noise_dof_per_pair * weight, config.min_noise_dof, config.max_noise_dof);
   return n;
 }
 
@@ -93,7 +94,8 @@ double ChangePValue(double change, const SeriesNoise& noise, size_t baseline_run
 
 double MinimumDetectableChange(const SeriesNoise& noise, size_t baseline_runs, size_t decisions,
                                const DetectionConfig& config) {
-  const double alpha = config.false_alarm_rate / static_cast<double>(std::max<size_t>(decisions, 1));
+  const double alpha =
+      config.false_alarm_rate / static_cast<double>(std::max<size_t>(decisions, 1));
   const double t = TwoSidedCritical(alpha, noise.dof);
   return std::max(config.min_relative_change, (t + kZ95) * PredictionSigma(noise, baseline_runs));
 }

@@ -38,7 +38,7 @@ struct SeriesNoise {
   double sigma_relative = std::numeric_limits<double>::quiet_NaN();  // floored, pooled
   double model_sigma = std::numeric_limits<double>::quiet_NaN();     // NaN: no model estimate
   double own_sigma = std::numeric_limits<double>::quiet_NaN();       // NaN: fewer than 2 runs
-  size_t model_pairs = 0;   // what the model estimate rests on
+  size_t model_pairs = 0;  // what the model estimate rests on
   size_t model_devices = 0;
   double model_weight = 0;  // pairs of the model estimate counted (capped)
   double own_weight = 0;    // the device's own pairs

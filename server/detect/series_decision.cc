@@ -75,9 +75,9 @@ SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoin
     return decision;
   }
 
-  return DecideAgainstRuns(candidate, good,
-                           CombineNoise(model_noise, SuccessiveDifferenceNoise(good, config), config),
-                           config, decisions_in_run);
+  return DecideAgainstRuns(
+      candidate, good, CombineNoise(model_noise, SuccessiveDifferenceNoise(good, config), config),
+      config, decisions_in_run);
 }
 
 SeriesDecision DecideAgainstRuns(const RunPoint& candidate, const std::vector<RunPoint>& level_runs,

@@ -2,9 +2,8 @@
 // The analysis' reads and writes for one report per change and the noise model: active findings,
 // runs attaching to them, findings whose level returned, the model-wide noise estimates (cached in
 // series_noise), each GPU's sensitivity, and what a run's analysis judged (migration 0014).
-#include <pqxx/pqxx>
-
 #include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
 
 #include "server/detect/noise_model.h"
 #include "server/store/detail/conversions.h"
@@ -23,8 +22,8 @@ StatusOr<std::map<std::string, analysis::ActiveFinding>> PgAnalysisTx::LoadActiv
         " AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
         " AND g.state IN ('SUSPECTED', 'OPEN', 'ACKNOWLEDGED') AND g.run_id <> $4"
         " ORDER BY g.series_id, g.id DESC",
-        TextArrayLiteral(series_ids), run_.device_uuid,
-        std::string(analysis::kMethodPinnedPrefix), run_.run_id);
+        TextArrayLiteral(series_ids), run_.device_uuid, std::string(analysis::kMethodPinnedPrefix),
+        run_.run_id);
     Result out;
     for (const pqxx::row& row : rows) {
       analysis::ActiveFinding f;
@@ -70,8 +69,7 @@ Status PgAnalysisTx::CloseFinding(int64_t regression_id, const std::string& note
     tx_.exec_params(
         "INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
         " VALUES ($1, $2, 'FIXED', $3, $4)",
-        regression_id, closed[0][0].as<std::string>(), std::string(analysis::kDetectorActor),
-        note);
+        regression_id, closed[0][0].as<std::string>(), std::string(analysis::kDetectorActor), note);
     return OkStatus();
   });
 }
@@ -156,7 +154,8 @@ Status PgAnalysisTx::RecordSensitivity(const std::vector<analysis::SeriesSensiti
         " SELECT x.series_id, $2, x.sigma, x.mdc, x.k, $3, now()"
         " FROM json_to_recordset($1::json) AS x(series_id text, sigma double precision,"
         "   mdc double precision, k integer)"
-        " ON CONFLICT (series_id, device_uuid) DO UPDATE SET sigma_relative = excluded.sigma_relative,"
+        " ON CONFLICT (series_id, device_uuid) DO UPDATE SET sigma_relative = "
+        "excluded.sigma_relative,"
         " min_detectable_change = excluded.min_detectable_change,"
         " baseline_runs = excluded.baseline_runs, run_id = excluded.run_id,"
         " computed_at = excluded.computed_at",

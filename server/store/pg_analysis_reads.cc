@@ -249,8 +249,7 @@ StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::Nig
             " AND" +
             kHistoryRun + " AND" + GoodPoint(4) +
             " ORDER BY m.series_id, r.device_uuid, r.finished_at DESC, r.id DESC",
-        TextArrayLiteral(series_ids), from_micros, to_micros, max_throttled_fraction,
-        run_.run_id);
+        TextArrayLiteral(series_ids), from_micros, to_micros, max_throttled_fraction, run_.run_id);
     Result out;
     for (const pqxx::row& row : rows) out[row[0].as<std::string>()].push_back(PointFromRow(row, 1));
     return out;

@@ -48,12 +48,12 @@ StatusOr<std::vector<int64_t>> PgAnalysisTx::InsertFindings(
           " nullif($17::text, '')::float8, $18, $19, $20, $20 = 'ENVIRONMENT', $21, $1,"
           " nullif($22::text, '')::float8, nullif($23::text, '')::float8)"
           " ON CONFLICT (run_id, case_canonical, kind) DO NOTHING RETURNING id",
-          f.run_id != 0 ? f.run_id : run_.run_id, f.series_id, f.case_canonical, f.family, f.variant, f.gpu_model,
-          f.device_uuid, f.measurement_id, f.kind, f.state, BigintArrayLiteral(f.baseline_run_ids),
-          f.baseline_median_seconds, f.new_median_seconds, f.change, OptionalDouble(f.p_value),
-          OptionalDouble(f.z), OptionalDouble(f.cycles_change), f.baseline_sm_clock_mhz,
-          f.new_sm_clock_mhz, f.blame, f.method, OptionalDouble(f.min_detectable_change),
-          OptionalDouble(f.noise_sigma));
+          f.run_id != 0 ? f.run_id : run_.run_id, f.series_id, f.case_canonical, f.family,
+          f.variant, f.gpu_model, f.device_uuid, f.measurement_id, f.kind, f.state,
+          BigintArrayLiteral(f.baseline_run_ids), f.baseline_median_seconds, f.new_median_seconds,
+          f.change, OptionalDouble(f.p_value), OptionalDouble(f.z), OptionalDouble(f.cycles_change),
+          f.baseline_sm_clock_mhz, f.new_sm_clock_mhz, f.blame, f.method,
+          OptionalDouble(f.min_detectable_change), OptionalDouble(f.noise_sigma));
       if (r.empty()) {
         ids.push_back(0);
         continue;

@@ -223,11 +223,10 @@ StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::stri
   if (batch.empty()) return 0;
   std::string records = "[";
   for (const v1::Measurement& m : batch) {
-    ASSIGN_OR_RETURN(std::string record,
-                     MeasurementRecord(run_id,
-                                       series::SeriesId(m.case_().canonical(), device_model,
-                                                        settings_key),
-                                       m));
+    ASSIGN_OR_RETURN(
+        std::string record,
+        MeasurementRecord(run_id,
+                          series::SeriesId(m.case_().canonical(), device_model, settings_key), m));
     if (records.size() > 1) records += ',';
     records += record;
   }

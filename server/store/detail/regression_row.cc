@@ -51,9 +51,8 @@ std::string RegressionStateName(v1::RegressionState state) {
 v1::RegressionState RegressionStateFromName(const std::string& name) {
   for (v1::RegressionState s :
        {v1::REGRESSION_STATE_OPEN, v1::REGRESSION_STATE_ACKNOWLEDGED,
-        v1::REGRESSION_STATE_DISMISSED, v1::REGRESSION_STATE_FIXED,
-        v1::REGRESSION_STATE_SUSPECTED, v1::REGRESSION_STATE_NOISE,
-        v1::REGRESSION_STATE_ACCEPTED}) {
+        v1::REGRESSION_STATE_DISMISSED, v1::REGRESSION_STATE_FIXED, v1::REGRESSION_STATE_SUSPECTED,
+        v1::REGRESSION_STATE_NOISE, v1::REGRESSION_STATE_ACCEPTED}) {
     if (RegressionStateName(s) == name) return s;
   }
   return v1::REGRESSION_STATE_UNSPECIFIED;

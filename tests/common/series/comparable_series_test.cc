@@ -10,9 +10,7 @@ namespace {
 
 v1::MeasurementSettings Nightly() { return v1::MeasurementSettings(); }
 
-TEST(SettingsKeyTest, TheNightlyDefaultsHaveTheEmptyKey) {
-  EXPECT_EQ(SettingsKey(Nightly()), "");
-}
+TEST(SettingsKeyTest, TheNightlyDefaultsHaveTheEmptyKey) { EXPECT_EQ(SettingsKey(Nightly()), ""); }
 
 TEST(SettingsKeyTest, DefaultsSpelledOutAreTheDefaults) {
   v1::MeasurementSettings s;

@@ -75,14 +75,14 @@ int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions&
   }
   const std::string labels =
       options.git_sha.empty() ? "{}" : "{\"git_sha\": \"" + options.git_sha + "\"}";
-  const int64_t run_id = Sql("INSERT INTO run (job_id, worker_id, device_uuid, device_name, state,"
-                             " labels) VALUES (nullif($1::bigint, 0), $2, $3, $4, 'RUNNING',"
-                             " $5::jsonb) RETURNING id",
-                             job_id, std::string(kWorker), options.device, std::string(kModel),
-                             labels)
-                             .at(0)
-                             .at(0)
-                             .as<int64_t>();
+  const int64_t run_id =
+      Sql("INSERT INTO run (job_id, worker_id, device_uuid, device_name, state,"
+          " labels) VALUES (nullif($1::bigint, 0), $2, $3, $4, 'RUNNING',"
+          " $5::jsonb) RETURNING id",
+          job_id, std::string(kWorker), options.device, std::string(kModel), labels)
+          .at(0)
+          .at(0)
+          .as<int64_t>();
   std::vector<v1::Measurement> batch;
   for (const Point& p : points) {
     v1::Measurement m;

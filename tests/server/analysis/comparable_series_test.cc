@@ -35,7 +35,8 @@ TEST_F(RunAnalyzerTest, RunsWithoutTheL2FlushNeverJoinTheNightlyBaseline) {
 }
 
 TEST_F(RunAnalyzerTest, ASeriesOfOtherSettingsIsJudgedAgainstItsOwnRuns) {
-  for (int i = 0; i < 10; ++i) AddRun({Copy(0.7e-4 * (1 + 0.001 * (i % 3)))}, MeasuredWith(kNoFlush));
+  for (int i = 0; i < 10; ++i)
+    AddRun({Copy(0.7e-4 * (1 + 0.001 * (i % 3)))}, MeasuredWith(kNoFlush));
   ASSERT_EQ(AnalyzeAll(), 10);
   const int64_t slower = AddRun({Copy(0.77e-4)}, MeasuredWith(kNoFlush));
   ASSERT_EQ(AnalyzeAll(), 1);

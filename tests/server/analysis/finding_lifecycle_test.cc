@@ -45,11 +45,9 @@ TEST_F(FindingLifecycleTest, ASlowdownThatStaysIsOneFindingAndOneConfirmationThe
   EXPECT_EQ(g[0][1].as<int>(), 4);
   EXPECT_EQ(g[0][2].as<int64_t>(), nights.back());
   EXPECT_EQ(g[0][3].as<int64_t>(), nights.front());
-  EXPECT_EQ(Sql("SELECT count(*) FROM regression_run WHERE regression_id = $1", id)
-                .at(0)
-                .at(0)
-                .as<int>(),
-            4);
+  EXPECT_EQ(
+      Sql("SELECT count(*) FROM regression_run WHERE regression_id = $1", id).at(0).at(0).as<int>(),
+      4);
 }
 
 TEST_F(FindingLifecycleTest, TheDetectorClosesAFindingWhoseLevelReturned) {
@@ -61,10 +59,10 @@ TEST_F(FindingLifecycleTest, TheDetectorClosesAFindingWhoseLevelReturned) {
   pqxx::result g = Sql("SELECT state, closed_run_id FROM regression WHERE id = $1", id);
   EXPECT_EQ(g[0][0].as<std::string>(), "FIXED");
   EXPECT_EQ(g[0][1].as<int64_t>(), back);
-  pqxx::result e = Sql(
-      "SELECT from_state, actor, note FROM regression_event WHERE regression_id = $1"
-      " AND to_state = 'FIXED'",
-      id);
+  pqxx::result e =
+      Sql("SELECT from_state, actor, note FROM regression_event WHERE regression_id = $1"
+          " AND to_state = 'FIXED'",
+          id);
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0][0].as<std::string>(), "OPEN");
   EXPECT_EQ(e[0][1].as<std::string>(), "detector");

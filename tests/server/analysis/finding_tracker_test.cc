@@ -46,8 +46,9 @@ TEST(FindingTrackerTest, ARunBackAtTheOldLevelClosesAnOpenFinding) {
 }
 
 TEST(FindingTrackerTest, ASuspectedFindingIsLeftToItsConfirmation) {
-  EXPECT_EQ(TrackFinding(Regression(kStateSuspected), Judged(0.0, detect::Verdict::kSame), 13).action,
-            TrackAction::kNone);
+  EXPECT_EQ(
+      TrackFinding(Regression(kStateSuspected), Judged(0.0, detect::Verdict::kSame), 13).action,
+      TrackAction::kNone);
 }
 
 TEST(FindingTrackerTest, BelowHalfTheLevelButStillSignificantDoesNothing) {

@@ -121,7 +121,8 @@ TEST_F(FixturePipelineTest, AStepThatStaysIsOneFindingAndOneConfirmationPerCaseT
   const auto& [gpu, runs] = *leases_.begin();
   for (size_t n = 0; n < kBaselineNights; ++n) Night(runs[n], 1.0);
   std::vector<int64_t> step_nights;
-  for (size_t n = kBaselineNights; n < runs.size(); ++n) step_nights.push_back(Night(runs[n], 1.03));
+  for (size_t n = kBaselineNights; n < runs.size(); ++n)
+    step_nights.push_back(Night(runs[n], 1.03));
   const int findings = Count("SELECT count(*) FROM regression WHERE kind = 'REGRESSION'");
   const int per_case_max = Count(
       "SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM regression"
@@ -155,8 +156,9 @@ TEST_F(FixturePipelineTest, AnAcceptedLevelStopsTheFlags) {
   const int findings = Count("SELECT count(*) FROM regression WHERE kind = 'REGRESSION'");
   ASSERT_GT(findings, 0);
   for (const pqxx::row& row : Sql("SELECT id FROM regression WHERE state = 'OPEN'")) {
-    ASSERT_OK(store_->UpdateRegression(row[0].as<int64_t>(), v1::REGRESSION_STATE_ACCEPTED,
-                                       "new toolchain", "alice")
+    ASSERT_OK(store_
+                  ->UpdateRegression(row[0].as<int64_t>(), v1::REGRESSION_STATE_ACCEPTED,
+                                     "new toolchain", "alice")
                   .status());
   }
   for (size_t n = kBaselineNights + 1; n < runs.size(); ++n) Night(runs[n], 1.03);
@@ -171,11 +173,14 @@ TEST_F(FixturePipelineTest, AReturnedLevelClosesTheFindings) {
   const int open = Count("SELECT count(*) FROM regression WHERE state = 'OPEN'");
   ASSERT_GT(open, 0);
   const int64_t back = Night(runs[kBaselineNights + 2], 1.0);
-  const int closed = Count("SELECT count(*) FROM regression WHERE state = 'FIXED' AND"
-                           " closed_run_id = " + std::to_string(back));
-  std::printf("pipeline, +3 %% for two nights then back: %d OPEN findings, %d closed by the "
-              "return\n",
-              open, closed);
+  const int closed = Count(
+      "SELECT count(*) FROM regression WHERE state = 'FIXED' AND"
+      " closed_run_id = " +
+      std::to_string(back));
+  std::printf(
+      "pipeline, +3 %% for two nights then back: %d OPEN findings, %d closed by the "
+      "return\n",
+      open, closed);
   EXPECT_GE(closed, 0.95 * open);
   EXPECT_EQ(Count("SELECT count(*) FROM regression WHERE run_id = " + std::to_string(back)), 0);
 }

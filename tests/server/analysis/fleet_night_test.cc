@@ -16,8 +16,8 @@ class FleetNightTest : public RunAnalyzerTest {
  protected:
   int Outliers() { return Count("kind = 'OUTLIER'"); }
   // One night of every GPU, each run analysed as it finishes (the order workers finish in).
-  void Night(double median, int64_t schedule_run, const std::string& git_sha,
-             int slow_device = -1, double slow_median = 0) {
+  void Night(double median, int64_t schedule_run, const std::string& git_sha, int slow_device = -1,
+             double slow_median = 0) {
     for (int i = 0; i < kDevices; ++i) {
       RunOptions options = OnDevice(Gpu(i));
       options.schedule_run_id = schedule_run;

@@ -17,7 +17,8 @@ namespace warpwatch::server::detect::power {
 namespace {
 
 constexpr double kClockMhz = 1980;
-// The bar: +3 % must be caught on the cases whose minimum detectable change is this or less.
+// The bar: +3 % must be caught on the cases whose minimum detectable change is this or
+// less.
 constexpr double kQuietMdc = 0.02;
 
 RunPoint Good(double median, double clock_mhz) {
@@ -191,12 +192,11 @@ PowerFigures SimulatePower(const std::vector<double>& case_medians, const Detect
     JudgeRun(inputs, config, options, "trial " + std::to_string(t), &tally);
   }
   char source[200];
-  std::snprintf(
-      source, sizeof(source),
-      "simulated: %zu cases x %d runs (%d sigma draws), sigma lognormal(median %.2f %%, "
-      "spread %.2f)",
-      case_medians.size(), options.trials_per_case, options.sigma_draws,
-      100 * options.noise.sigma_median, options.noise.sigma_spread);
+  std::snprintf(source, sizeof(source),
+                "simulated: %zu cases x %d runs (%d sigma draws), sigma lognormal(median %.2f %%, "
+                "spread %.2f)",
+                case_medians.size(), options.trials_per_case, options.sigma_draws,
+                100 * options.noise.sigma_median, options.noise.sigma_spread);
   PowerFigures f = Figures(source, tally, options, {});
   f.false_alarm_cases.clear();
   f.case_mdc.clear();

@@ -49,7 +49,7 @@ struct CaseMdc {
 
 struct PowerFigures {
   std::string source;           // which data
-  long runs = 0;                // runs judged (each a set of decisions under one false-alarm control)
+  long runs = 0;  // runs judged (each a set of decisions under one false-alarm control)
   long runs_with_false_alarm = 0;  // A/A runs that raised any SLOWER or FASTER
   long decisions = 0;           // A/A decisions made (one per case and trial, or per held-out run)
   double false_alarm_rate = 0;  // A/A judged SLOWER

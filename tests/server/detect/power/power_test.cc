@@ -101,8 +101,8 @@ class RepeatedRunsPowerTest : public ::testing::Test {
     if (paths.size() < 6) return;
     auto repeated = LoadRepeatedRuns(paths, /*with_samples=*/false);
     ASSERT_TRUE(repeated.ok()) << repeated.status().ToString();
-    figures_ = new PowerFigures(LeaveOneOutPower(repeated->runs, repeated->case_keys,
-                                                 DetectionConfig(), PowerOptions()));
+    figures_ = new PowerFigures(
+        LeaveOneOutPower(repeated->runs, repeated->case_keys, DetectionConfig(), PowerOptions()));
   }
   static void TearDownTestSuite() { delete figures_; }
   void SetUp() override {
