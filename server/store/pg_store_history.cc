@@ -2,6 +2,7 @@
 // History reads for ResultService: one run, runs by filters, measurements by filters (keyset
 // paging on id with tokens bound to the filters).
 #include <nlohmann/json.hpp>
+#include <map>
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
@@ -117,6 +118,25 @@ StatusOr<MeasurementPage> PgStore::QueryMeasurements(const MeasurementQuery& que
         ASSIGN_OR_RETURN(page.measurements,
                          MeasurementsFromRows(r, static_cast<size_t>(page_size),
                                               query.include_samples));
+        // Each point's series sensitivity on its GPU (series_noise, written by the analysis).
+        std::vector<int64_t> ids;
+        for (size_t i = 0; i < page.measurements.size(); ++i) {
+          const pqxx::row row = r[static_cast<pqxx::result::size_type>(i)];
+          ids.push_back(row[row.size() - 1].as<int64_t>());
+        }
+        if (!ids.empty()) {
+          std::map<int64_t, size_t> index;
+          for (size_t i = 0; i < ids.size(); ++i) index[ids[i]] = i;
+          for (const pqxx::row& n : tx.exec_params(
+                   "SELECT m.id, n.sigma_relative, n.min_detectable_change FROM measurement m"
+                   " JOIN series_noise n ON n.series_id = m.series_id"
+                   " AND n.device_uuid = m.device_uuid WHERE m.id = ANY($1::bigint[])",
+                   BigintArrayLiteral(ids))) {
+            v1::Measurement& m = page.measurements[index.at(n[0].as<int64_t>())];
+            if (!n[1].is_null()) m.set_noise_sigma(n[1].as<double>());
+            if (!n[2].is_null()) m.set_min_detectable_change(n[2].as<double>());
+          }
+        }
         if (static_cast<int>(r.size()) > page_size) {
           // m.id, after the measurement's columns, of the page's last row
           const pqxx::row last = r[static_cast<pqxx::result::size_type>(page_size - 1)];

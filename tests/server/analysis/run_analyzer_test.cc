@@ -385,6 +385,21 @@ TEST_F(RunAnalyzerTest, EachRunRecordsWhatWasJudgedAndWhyTheRestWasNot) {
   EXPECT_EQ(coverage.unsure().at("unverified"), 1);
   EXPECT_EQ(coverage.unsure().at("throttled"), 1);
   EXPECT_EQ(coverage.unsure().at("too_few_runs"), 1);  // Strided(16) has no history
+  // Each judged point shows its series' sensitivity on this GPU; an unjudged one has none yet.
+  MeasurementQuery query;
+  query.run_id = run;
+  ASSERT_OK_AND_ASSIGN(MeasurementPage page, store_->QueryMeasurements(query));
+  ASSERT_EQ(page.measurements.size(), 6u);
+  for (const v1::Measurement& m : page.measurements) {
+    const bool judged = m.case_().canonical() == Canonical(Copy()) ||
+                        m.case_().canonical() == Canonical(Reduce()) ||
+                        m.case_().canonical() == Canonical(Strided(2));
+    EXPECT_EQ(m.has_min_detectable_change(), judged) << m.case_().canonical();
+    if (judged) {
+      EXPECT_GE(m.min_detectable_change(), 0.01);  // the minimum change at least
+      EXPECT_GT(m.noise_sigma(), 0);
+    }
+  }
   // The job shows its (current) run's coverage too.
   ASSERT_OK_AND_ASSIGN(v1::Job job, store_->GetJob(stored.job_id()));
   EXPECT_EQ(job.analysis().judged(), 3);
