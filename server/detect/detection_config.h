@@ -21,6 +21,11 @@ struct DetectionConfig {
   // The noise model (noise_model.h). The model-wide estimate counts as at most this many of the
   // series' own run pairs when pooled with them.
   double model_noise_weight = 30;
+  // Which quantile of |successive difference| scales the sigma: 0.5 is the median (the MAD-like
+  // estimator, blind to a tail), higher reads the tail that false alarms come from. For normal
+  // noise every quantile estimates the same sigma; for the host-side cases, whose runs jump
+  // between regimes (docs/noise.md), the tail quantile gives the larger, honest one.
+  double noise_quantile = 0.9;
   // Floor on the pooled relative sigma: the in-run precision of a median is ~0.01-0.02 % and the
   // quietest cases' runs agree to ~0.03-0.06 % (docs/noise.md); a sigma under 0.1 % would make
   // a 0.5 % wobble of an allocation-sensitive case significant.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 #include "server/detect/baseline.h"
@@ -31,6 +32,30 @@ double TwoSidedCritical(double p, double dof) {
   return hi;
 }
 
+// Phi^-1((1 + q) / 2): the |N(0, 1)| quantile q (bisection on erfc; q in (0, 1)).
+double AbsNormalQuantile(double q) {
+  double lo = 0, hi = 10;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = (lo + hi) / 2;
+    if (1 - std::erfc(mid / std::sqrt(2.0)) < q) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return (lo + hi) / 2;
+}
+
+// The q-quantile of `values` (linear interpolation); NaN when empty.
+double Quantile(std::vector<double> values, double q) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double position = q * static_cast<double>(values.size() - 1);
+  const size_t below = static_cast<size_t>(position);
+  const double above = below + 1 < values.size() ? values[below + 1] : values[below];
+  return values[below] + (position - static_cast<double>(below)) * (above - values[below]);
+}
+
 }  // namespace
 
 NoiseEstimate SuccessiveDifferenceNoise(const std::vector<RunPoint>& history,
@@ -51,7 +76,10 @@ NoiseEstimate SuccessiveDifferenceNoise(const std::vector<RunPoint>& history,
   e.pairs = differences.size();
   e.devices = paired.size();
   if (!differences.empty()) {
-    e.sigma_relative = kMadToSigma * Median(std::move(differences)) / std::sqrt(2.0);
+    const double q = config.noise_quantile;
+    e.sigma_relative = (q == 0.5 ? kMadToSigma * Median(std::move(differences))
+                                 : Quantile(std::move(differences), q) / AbsNormalQuantile(q)) /
+                       std::sqrt(2.0);
   }
   return e;
 }

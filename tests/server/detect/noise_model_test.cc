@@ -46,6 +46,23 @@ TEST(NoiseModelTest, ALevelStepBarelyMovesTheEstimate) {
   EXPECT_NEAR(step.sigma_relative, flat.sigma_relative, 0.0003);
 }
 
+TEST(NoiseModelTest, TheTailQuantileSeesRegimeJumpsTheMedianMisses) {
+  // One GPU whose runs agree within 0.1 % except that one run in six jumps by 4 % (a host-side
+  // case switching regimes): the median difference sees 0.1 %, the 90th percentile the jumps.
+  std::vector<RunPoint> history;
+  for (int i = 0; i < 60; ++i) {
+    RunPoint p = GoodRun((i % 6 == 5 ? 1.04 : 1.0) * (1 + 0.001 * ((i * 7) % 3 - 1)));
+    p.device_uuid = "GPU-a";
+    history.push_back(p);
+  }
+  DetectionConfig median;
+  median.noise_quantile = 0.5;
+  const NoiseEstimate blind = SuccessiveDifferenceNoise(history, median);
+  const NoiseEstimate tail = SuccessiveDifferenceNoise(history, DetectionConfig());
+  EXPECT_LT(blind.sigma_relative, 0.002);
+  EXPECT_GT(tail.sigma_relative, 0.01);
+}
+
 TEST(NoiseModelTest, BadRunsAndLoneRunsGiveNoPairs) {
   std::vector<RunPoint> history = {GoodRun(1.0), GoodRun(1.0)};
   history[0].device_uuid = "GPU-a";

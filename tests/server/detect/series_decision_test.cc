@@ -44,6 +44,7 @@ TEST(SeriesDecisionTest, TheDefaultsAreTheOnesDocumentedInRegressionsMd) {
   EXPECT_EQ(defaults.noise_floor_relative, 0.001);
   EXPECT_EQ(defaults.noise_dof_per_pair, 0.7);
   EXPECT_EQ(defaults.max_noise_dof, 20);
+  EXPECT_EQ(defaults.noise_quantile, 0.9);
   EXPECT_EQ(defaults.model_noise_weight, 30);
 }
 

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   app.add_option("--min-change", config.min_relative_change, "minimum relative change");
   app.add_option("--floor", config.noise_floor_relative, "noise floor, relative sigma");
   app.add_option("--model-weight", config.model_noise_weight, "model noise weight (pairs)");
+  app.add_option("--noise-quantile", config.noise_quantile, "quantile of |difference| for sigma");
   app.add_option("--dof-per-pair", config.noise_dof_per_pair, "t degrees of freedom per pair");
   app.add_option("--max-dof", config.max_noise_dof, "t degrees of freedom, at most");
   std::string fixture_folder;
@@ -110,10 +111,11 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "N=%zu min_runs=%zu q=%g min_change=%g floor=%g model_weight=%g dof_per_pair=%g "
-      "dof=[%g, %g]\n\n",
+      "dof=[%g, %g] noise_quantile=%g\n\n",
       config.baseline_runs, config.min_baseline_runs, config.false_alarm_rate,
       config.min_relative_change, config.noise_floor_relative, config.model_noise_weight,
-      config.noise_dof_per_pair, config.min_noise_dof, config.max_noise_dof);
+      config.noise_dof_per_pair, config.min_noise_dof, config.max_noise_dof,
+      config.noise_quantile);
   std::printf("%s", detect::power::PowerTable(figures).c_str());
   const auto spread = detect::power::PredictedChangeSpread(options.noise, 59, 400, 7);
   std::printf(
