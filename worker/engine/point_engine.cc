@@ -267,7 +267,9 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
   context.bytes = work.bytes;
   context.flops = work.flops;
   context.peak_bytes_per_second = info_.device.theoretical_bandwidth_bytes_per_second();
-  context.max_clock_mhz = info_.device.max_sm_clock_mhz();
+  // Judged against the clock the GPU is set to run at now, not its maximum: a fleet that locks or
+  // sets application clocks is not throttled at its setting.
+  context.setting_clock_mhz = telemetry_->ReadClockSetting().sm_clock_mhz;
   SummarizeSamples(sampling, context, &m);
   m.set_l2_flushed(cold);
   if (groups > 1) {
