@@ -12,7 +12,7 @@
 namespace warpwatch::worker {
 
 Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& stamp_symbol,
-                       v1::Measurement* m) {
+                       v1::Measurement* m, std::vector<std::string>* launch_symbols) {
   ASSIGN_OR_RETURN(KernelTracer * tracer, KernelTracer::Get());
   RETURN_IF_ERROR(tracer->Start());
   Status sampled = OkStatus();
@@ -32,6 +32,7 @@ Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& sta
   if (trace.kernels.empty()) {
     return NotFoundError("the timed region launches no kernel (nothing for CUPTI to time)");
   }
+  if (launch_symbols != nullptr) *launch_symbols = trace.launch_symbols;
   m->clear_kernels();
   for (const TracedKernel& k : trace.kernels) {
     KernelName name = NameKernel(k.symbol);

@@ -2,7 +2,8 @@
 // `illegal_address`, `trap` and `hang` poison or stall the CUDA context on their first run, which
 // the executor must survive (design.md "Measuring a case", issue 3 "Faults"); `persistent_error`
 // leaves an error no sticky-error list names, which only survives a second synchronisation
-// (kernels::IsContextPoisoned, issue 13 item 5).
+// (kernels::IsContextPoisoned, issue 13 item 5). `launch_order` is a correct copy whose Run()
+// launches kernels A, B, A (the engine's per-launch counter test, issue 24 item 1).
 #include <memory>
 #include <vector>
 
@@ -110,6 +111,8 @@ class FaultFamily : public Family {
       kind = FaultKind::kHang;
     } else if (point.variant == "persistent_error") {
       kind = FaultKind::kPersistentError;
+    } else if (point.variant == "launch_order") {
+      kind = FaultKind::kLaunchOrder;
     } else {
       return InvalidArgumentError("testing.fault has no variant \"" + point.variant + "\"");
     }

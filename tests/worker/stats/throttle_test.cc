@@ -31,25 +31,26 @@ TEST(Throttle, UnknownSettingFallsBackToTheFastestSample) {
 }
 
 TEST(Throttle, SlowdownReasonsThrottleAtAnyClock) {
-  std::vector<bool> t = MarkThrottled({1980, 1980, 1980, 1980},
-                                      {kGpuIdle | kApplicationsClocksSetting, kSwPowerCap,
-                                       kHwThermalSlowdown, kSwThermalSlowdown},
-                                      1980);
+  std::vector<bool> t = MarkThrottled(
+      {1980, 1980, 1980, 1980},
+      {kGpuIdle | kApplicationsClocksSetting, kSwPowerCap, kHwThermalSlowdown, kSwThermalSlowdown},
+      1980);
   EXPECT_EQ(t, (std::vector<bool>{false, true, true, true}));
 }
 
 // A GPU locked at 1410 MHz (nvidia-smi -lgc 1410) reports the applications-clocks reason while it
 // runs there: its setting, not a throttle, although 1410 is 0.71 of the 1980 MHz maximum.
 TEST(Throttle, ClockHeldAtALockedSettingIsNotThrottled) {
-  std::vector<bool> t = MarkThrottled({1410, 1410, 1395}, std::vector<uint64_t>(3, kApplicationsClocksSetting), 1980);
+  std::vector<bool> t =
+      MarkThrottled({1410, 1410, 1395}, std::vector<uint64_t>(3, kApplicationsClocksSetting), 1980);
   EXPECT_EQ(t, (std::vector<bool>{false, false, false}));
 }
 
 // Held samples are judged against the clock they are held at: one that ran 8 % below its locked
 // twins was pulled below the setting.
 TEST(Throttle, LockedGpuPulledBelowItsHeldClockIsThrottled) {
-  std::vector<bool> t = MarkThrottled({1410, 1300, 1410},
-                                      std::vector<uint64_t>(3, kApplicationsClocksSetting), 1980);
+  std::vector<bool> t =
+      MarkThrottled({1410, 1300, 1410}, std::vector<uint64_t>(3, kApplicationsClocksSetting), 1980);
   EXPECT_EQ(t, (std::vector<bool>{false, true, false}));
 }
 
