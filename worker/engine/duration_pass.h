@@ -15,8 +15,9 @@ namespace warpwatch::worker {
 
 // Takes `samples` samples with `sampler` while tracing and fills the Measurement's kernels (name,
 // demangled, mangled, median_seconds, launches), sample_kernel_seconds, kernel_median_seconds,
-// traced_event_median_seconds, event_kernel_gap and times_disagree (events and kernels of the
-// same traced samples).
+// traced_event_median_seconds, tracing_cost, event_kernel_gap and times_disagree (the headline,
+// m->stats().median(), which must be set, against the kernels when tracing cost little; else the
+// traced events: CompareWithKernels).
 // `stamp_symbol`: the clock stamp kernel's symbol (the marker around each Run()).
 // `launch_symbols` (may be null) receives the symbols of one traced Run()'s launches in launch
 // order, for the counter pass. Errors (CUPTI unavailable, a failed sample) leave the timings

@@ -26,6 +26,10 @@ FamilyInfo TestingFault() {
        "the copy, a one-warp kernel, the copy again (A, B, A): each launch's counters under its "
        "own kernel",
        false, false},
+      {"copy_then_memset",
+       "the copy, then a 256 MiB cudaMemsetAsync inside the timed region: the published time is "
+       "not the kernel's (the time cross-check flags it)",
+       false, false},
   };
   f.axes = {ProblemSizeAxis("float elements", {1 << 20}, 1, 1 << 24)};
   f.test_only = true;

@@ -51,6 +51,7 @@ FaultKernel KernelFor(FaultKind kind) {
     case FaultKind::kOk:
     case FaultKind::kPersistentError:
     case FaultKind::kLaunchOrder:
+    case FaultKind::kCopyThenMemset:
       break;
   }
   return CopyKernel;

@@ -10,7 +10,15 @@
 
 namespace warpwatch::kernels::fault {
 
-enum class FaultKind { kOk, kIllegalAddress, kTrap, kHang, kPersistentError, kLaunchOrder };
+enum class FaultKind {
+  kOk,
+  kIllegalAddress,
+  kTrap,
+  kHang,
+  kPersistentError,
+  kLaunchOrder,
+  kCopyThenMemset,  // the copy; the case adds a memset after it (fault_family.cc)
+};
 
 // The __global__ function `kind` launches (for LaunchShape.function).
 const void* FaultKernelFunction(FaultKind kind);
