@@ -10,6 +10,7 @@ namespace {
 // Index of the kernel of `m` that `name` names, trying the most exact spelling first (a short
 // name is shared by overloads and by kernels of several namespaces); -1 when none does.
 int FindKernel(const v1::Measurement& m, const std::string& name) {
+  if (name.empty()) return -1;
   const std::string short_name = NameKernel(name).name;
   using Field = const std::string& (v1::KernelInfo::*)() const;
   for (Field field :
@@ -24,10 +25,7 @@ int FindKernel(const v1::Measurement& m, const std::string& name) {
   return -1;
 }
 
-int FindOrAddKernel(v1::Measurement* m, const std::string& name) {
-  if (name.empty()) return -1;
-  int k = FindKernel(*m, name);
-  if (k >= 0) return k;
+int AddKernel(v1::Measurement* m, const std::string& name) {
   KernelName named = NameKernel(name);
   v1::KernelInfo* info = m->add_kernels();
   info->set_name(named.name);
@@ -46,9 +44,13 @@ void AttributeLaunchCounters(const std::vector<LaunchCounters>& launches,
   const bool traced_fits = traced_launches.size() == launches.size();
   std::vector<int> launches_of(m->kernels_size(), 0);
   for (size_t i = 0; i < launches.size(); ++i) {
-    std::string name = launches[i].range_name;
-    if (name.empty() && traced_fits) name = traced_launches[i];
-    const int k = FindOrAddKernel(m, name);
+    // A range name that names a listed kernel, else the traced launch at the same position, else
+    // a kernel of its own named by the range.
+    const std::string& name = launches[i].range_name;
+    int k = FindKernel(*m, name);
+    if (k < 0 && traced_fits) k = FindKernel(*m, traced_launches[i]);
+    if (k < 0 && traced_fits && !traced_launches[i].empty()) k = AddKernel(m, traced_launches[i]);
+    if (k < 0 && !name.empty()) k = AddKernel(m, name);
     v1::KernelLaunch* launch = m->add_launches();
     launch->set_kernel(k);
     launch->mutable_counters()->insert(launches[i].values.begin(), launches[i].values.end());

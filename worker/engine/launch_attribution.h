@@ -13,11 +13,12 @@ namespace warpwatch::worker {
 
 // `launches`: the counter pass's ranges, one per launch of one Run(), in launch order.
 // `traced_launches`: the symbols of one traced Run()'s launches in launch order (the duration
-// pass's; may be empty), the names used when CUPTI left a range unnamed and both passes saw the
+// pass's; may be empty), used when a range's name names no listed kernel and both passes saw the
 // same number of launches.
 //
-// Each launch is matched to an entry of m->kernels() by its name (the symbol, the demangled
-// signature or the short name); a kernel not yet listed is appended, named from the launch. Sets
+// Each launch is matched to an entry of m->kernels() by its range name (the symbol, the demangled
+// signature or the short name), else by the traced launch at its position, else a kernel named by
+// the range is appended (the duration pass did not run or did not list it). Sets
 // m->launches() (one per launch, kernel -1 when no name is known), each kernel's counters to its
 // first launch's, launches per Run() of kernels the duration pass did not count, m->counters() to
 // the first launch's and the achieved occupancy (when m has occupancy) from the first launch of

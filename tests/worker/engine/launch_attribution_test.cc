@@ -84,6 +84,18 @@ TEST(LaunchAttribution, UnnamedRangesTakeTheTracedLaunchOrder) {
   EXPECT_EQ(m.kernels(1).counters().at(kDram), 1);
 }
 
+// Whatever CUPTI calls a range, a name that matches no kernel does not invent one when the traced
+// launches line up.
+TEST(LaunchAttribution, RangeNamesMatchingNoKernelYieldToTheTracedOrder) {
+  v1::Measurement m = TracedAB();
+  AttributeLaunchCounters({Launch("0", 90, 80), Launch("1", 2, 1), Launch("2", 88, 79)},
+                          {kA, kB, kA}, &m);
+  ASSERT_EQ(m.kernels_size(), 2);
+  EXPECT_EQ(m.launches(0).kernel(), 0);
+  EXPECT_EQ(m.launches(1).kernel(), 1);
+  EXPECT_EQ(m.launches(2).kernel(), 0);
+}
+
 // Counted differently, the traced order cannot be trusted to line up: the launches stay
 // unattributed rather than filed under a guess.
 TEST(LaunchAttribution, UnnamedRangesThatDoNotLineUpAreLeftUnattributed) {
