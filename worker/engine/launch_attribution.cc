@@ -43,14 +43,15 @@ void AttributeLaunchCounters(const std::vector<LaunchCounters>& launches,
   for (v1::KernelInfo& k : *m->mutable_kernels()) k.clear_counters();
   const bool traced_fits = traced_launches.size() == launches.size();
   std::vector<int> launches_of(m->kernels_size(), 0);
+  size_t unattributed = 0;
   for (size_t i = 0; i < launches.size(); ++i) {
     // A range name that names a listed kernel, else the traced launch at the same position, else
-    // a kernel of its own named by the range.
-    const std::string& name = launches[i].range_name;
-    int k = FindKernel(*m, name);
+    // for the first launch the first kernel (LaunchShape's: the first one Run() launches).
+    int k = FindKernel(*m, launches[i].range_name);
     if (k < 0 && traced_fits) k = FindKernel(*m, traced_launches[i]);
     if (k < 0 && traced_fits && !traced_launches[i].empty()) k = AddKernel(m, traced_launches[i]);
-    if (k < 0 && !name.empty()) k = AddKernel(m, name);
+    if (k < 0 && i == 0 && m->kernels_size() > 0) k = 0;
+    if (k < 0) ++unattributed;
     v1::KernelLaunch* launch = m->add_launches();
     launch->set_kernel(k);
     launch->mutable_counters()->insert(launches[i].values.begin(), launches[i].values.end());
@@ -60,6 +61,11 @@ void AttributeLaunchCounters(const std::vector<LaunchCounters>& launches,
       m->mutable_kernels(k)->mutable_counters()->insert(launches[i].values.begin(),
                                                         launches[i].values.end());
     }
+  }
+  if (unattributed > 0) {
+    m->set_counters_note(std::to_string(unattributed) + " of " + std::to_string(launches.size()) +
+                         " kernel launches not attributed to a kernel: CUPTI names auto ranges by "
+                         "index and no traced launch order lined up with them");
   }
   for (int k = 0; k < m->kernels_size(); ++k) {
     if (m->kernels(k).launches() == 0 && k < static_cast<int>(launches_of.size())) {

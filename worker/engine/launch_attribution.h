@@ -16,13 +16,17 @@ namespace warpwatch::worker {
 // pass's; may be empty), used when a range's name names no listed kernel and both passes saw the
 // same number of launches.
 //
-// Each launch is matched to an entry of m->kernels() by its range name (the symbol, the demangled
-// signature or the short name), else by the traced launch at its position, else a kernel named by
-// the range is appended (the duration pass did not run or did not list it). Sets
-// m->launches() (one per launch, kernel -1 when no name is known), each kernel's counters to its
-// first launch's, launches per Run() of kernels the duration pass did not count, m->counters() to
-// the first launch's and the achieved occupancy (when m has occupancy) from the first launch of
-// kernel 0, the kernel whose occupancy is reported. Replaces earlier launches and counters.
+// CUPTI 13.0 names auto ranges by their index ("0", "1", ...: seen on the H100, driver 580), so
+// the traced launch order is what names launches; a range name is still tried first, in case a
+// CUPTI names ranges after their kernels. Each launch is matched to an entry of m->kernels() by
+// its range name (the symbol, the demangled signature or the short name), else by the traced
+// launch at its position (a kernel the duration pass did not list is appended), else the first
+// launch to kernel 0 (the first kernel Run() launches, by the Case contract); any other launch
+// stays unattributed (kernel -1) and m->counters_note says how many. Sets m->launches() (one per
+// launch), each kernel's counters to its first launch's, launches per Run() of kernels the
+// duration pass did not count, m->counters() to the first launch's and the achieved occupancy
+// (when m has occupancy) from the first launch of kernel 0, the kernel whose occupancy is
+// reported. Replaces earlier launches and counters.
 void AttributeLaunchCounters(const std::vector<LaunchCounters>& launches,
                              const std::vector<std::string>& traced_launches, v1::Measurement* m);
 

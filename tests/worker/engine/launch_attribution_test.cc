@@ -84,9 +84,8 @@ TEST(LaunchAttribution, UnnamedRangesTakeTheTracedLaunchOrder) {
   EXPECT_EQ(m.kernels(1).counters().at(kDram), 1);
 }
 
-// Whatever CUPTI calls a range, a name that matches no kernel does not invent one when the traced
-// launches line up.
-TEST(LaunchAttribution, RangeNamesMatchingNoKernelYieldToTheTracedOrder) {
+// CUPTI 13.0 on the H100 names auto ranges "0", "1", "2": the traced launches name them.
+TEST(LaunchAttribution, IndexNamedRangesFollowTheTracedLaunchOrder) {
   v1::Measurement m = TracedAB();
   AttributeLaunchCounters({Launch("0", 90, 80), Launch("1", 2, 1), Launch("2", 88, 79)},
                           {kA, kB, kA}, &m);
@@ -96,17 +95,21 @@ TEST(LaunchAttribution, RangeNamesMatchingNoKernelYieldToTheTracedOrder) {
   EXPECT_EQ(m.launches(2).kernel(), 0);
 }
 
-// Counted differently, the traced order cannot be trusted to line up: the launches stay
-// unattributed rather than filed under a guess.
+// Counted differently, the traced order cannot be trusted to line up: past the first launch (the
+// first kernel's, by the Case contract) the launches stay unattributed rather than filed under a
+// guess, and the note says so.
 TEST(LaunchAttribution, UnnamedRangesThatDoNotLineUpAreLeftUnattributed) {
   v1::Measurement m = TracedAB();
-  AttributeLaunchCounters({Launch("", 90, 80), Launch("", 2, 1)}, {kA, kB, kA}, &m);
+  AttributeLaunchCounters({Launch("0", 90, 80), Launch("1", 2, 1)}, {kA, kB, kA}, &m);
   ASSERT_EQ(m.launches_size(), 2);
-  EXPECT_EQ(m.launches(0).kernel(), -1);
+  EXPECT_EQ(m.launches(0).kernel(), 0);
   EXPECT_EQ(m.launches(1).kernel(), -1);
-  EXPECT_TRUE(m.kernels(0).counters().empty());
+  EXPECT_EQ(m.kernels(0).counters().at(kDram), 80);
+  EXPECT_TRUE(m.kernels(1).counters().empty());
   EXPECT_EQ(m.kernels_size(), 2);
-  EXPECT_EQ(m.counters().at(kDram), 80);  // still the first launch's
+  EXPECT_EQ(m.counters().at(kDram), 80);
+  EXPECT_NE(m.counters_note().find("1 of 2 kernel launches not attributed"), std::string::npos)
+      << m.counters_note();
 }
 
 // concurrency.streams: one kernel launched once per stream. Every launch is that kernel's; no
@@ -125,20 +128,40 @@ TEST(LaunchAttribution, OneKernelLaunchedFourTimesHasFourLaunchesAndOneKernel) {
   for (const v1::KernelLaunch& l : m.launches()) EXPECT_EQ(l.kernel(), 0);
 }
 
-// Without the duration pass only the first kernel is known (from its function): the others are
-// added, named from their ranges, with their launches counted.
-TEST(LaunchAttribution, KernelsTheDurationPassDidNotListAreAddedFromTheirRanges) {
+// A kernel the traced launches name but the list lacks (the list held only the first kernel, from
+// its function) is added, with its launches counted.
+TEST(LaunchAttribution, KernelsOnlyTheTracedLaunchesNameAreAdded) {
   v1::Measurement m;
   v1::KernelInfo* a = m.add_kernels();
   a->set_name("KernelA");
   a->set_mangled(kA);
-  AttributeLaunchCounters({Launch(kA, 90, 80), Launch(kB, 2, 1), Launch(kA, 88, 79)}, {}, &m);
+  AttributeLaunchCounters({Launch("0", 90, 80), Launch("1", 2, 1), Launch("2", 88, 79)},
+                          {kA, kB, kA}, &m);
   ASSERT_EQ(m.kernels_size(), 2);
   EXPECT_EQ(m.kernels(1).mangled(), kB);
   EXPECT_EQ(m.kernels(1).name(), "KernelB");
   EXPECT_EQ(m.kernels(0).launches(), 2);
   EXPECT_EQ(m.kernels(1).launches(), 1);
   EXPECT_EQ(m.launches(1).kernel(), 1);
+  EXPECT_TRUE(m.counters_note().empty());
+}
+
+// Without the duration pass nothing names the ranges but the Case contract: the first launch is
+// the first kernel's. The others are kept, unattributed, and no kernel is invented from "1".
+TEST(LaunchAttribution, WithoutTracedLaunchesOnlyTheFirstLaunchIsAttributed) {
+  v1::Measurement m;
+  v1::KernelInfo* a = m.add_kernels();
+  a->set_name("KernelA");
+  a->set_mangled(kA);
+  AttributeLaunchCounters({Launch("0", 90, 80), Launch("1", 2, 1), Launch("2", 88, 79)}, {}, &m);
+  ASSERT_EQ(m.kernels_size(), 1);
+  ASSERT_EQ(m.launches_size(), 3);
+  EXPECT_EQ(m.launches(0).kernel(), 0);
+  EXPECT_EQ(m.launches(1).kernel(), -1);
+  EXPECT_EQ(m.launches(2).kernel(), -1);
+  EXPECT_EQ(m.launches(1).counters().at(kDram), 1);
+  EXPECT_EQ(m.kernels(0).launches(), 1);
+  EXPECT_NE(m.counters_note().find("2 of 3"), std::string::npos) << m.counters_note();
 }
 
 // The achieved occupancy belongs to kernel 0, whose occupancy the point reports, even when
