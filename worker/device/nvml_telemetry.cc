@@ -30,6 +30,9 @@ StatusOr<std::unique_ptr<Telemetry>> NvmlTelemetry::Open(const std::string& uuid
       Symbol<detail::NvmlGetHandleByStringFn>(lib, "nvmlDeviceGetHandleByPciBusId_v2");
   api.clock_info = Symbol<detail::NvmlGetClockFn>(lib, "nvmlDeviceGetClockInfo");
   api.max_clock_info = Symbol<detail::NvmlGetClockFn>(lib, "nvmlDeviceGetMaxClockInfo");
+  api.applications_clock = Symbol<detail::NvmlGetClockFn>(lib, "nvmlDeviceGetApplicationsClock");
+  api.default_applications_clock =
+      Symbol<detail::NvmlGetClockFn>(lib, "nvmlDeviceGetDefaultApplicationsClock");
   api.temperature = Symbol<detail::NvmlGetTemperatureFn>(lib, "nvmlDeviceGetTemperature");
   api.power_usage = Symbol<detail::NvmlGetPowerUsageFn>(lib, "nvmlDeviceGetPowerUsage");
   api.clock_reasons =
@@ -63,16 +66,32 @@ StatusOr<std::unique_ptr<Telemetry>> NvmlTelemetry::Open(const std::string& uuid
   return std::unique_ptr<Telemetry>(new NvmlTelemetry(api, device));
 }
 
+std::unique_ptr<Telemetry> NvmlTelemetry::FromApi(detail::NvmlApi api,
+                                                  detail::nvmlDevice_t device) {
+  return std::unique_ptr<Telemetry>(new NvmlTelemetry(api, device));
+}
+
 NvmlTelemetry::~NvmlTelemetry() {
-  api_.shutdown();
-  ::dlclose(api_.library);
+  if (api_.shutdown != nullptr) api_.shutdown();
+  if (api_.library != nullptr) ::dlclose(api_.library);
 }
 
 unsigned int NvmlTelemetry::Clock(int type, bool max) {
+  return Read(max ? api_.max_clock_info : api_.clock_info, type);
+}
+
+unsigned int NvmlTelemetry::Read(detail::NvmlGetClockFn fn, int type) {
   unsigned int mhz = 0;
-  auto fn = max ? api_.max_clock_info : api_.clock_info;
   if (fn == nullptr || fn(device_, type, &mhz) != detail::kNvmlSuccess) return 0;
   return mhz;
+}
+
+ClockSetting NvmlTelemetry::ReadClockSetting() {
+  SmClockLimits limits;
+  limits.max_mhz = Clock(detail::kNvmlClockSm, true);
+  limits.applications_mhz = Read(api_.applications_clock, detail::kNvmlClockSm);
+  limits.default_applications_mhz = Read(api_.default_applications_clock, detail::kNvmlClockSm);
+  return ResolveClockSetting(limits);
 }
 
 ClockReading NvmlTelemetry::ReadClock() {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "worker/device/clock_setting.h"
+
 namespace warpwatch::worker {
 
 // One reading taken right after a sample.
@@ -30,6 +32,14 @@ class Telemetry {
   virtual ClockReading ReadClock() = 0;
   virtual DeviceConditions ReadConditions() = 0;
   virtual int MaxSmClockMhz() = 0;                 // 0 = unknown
+  // The SM clock the GPU is set to run at now (read per point: an operator may change it).
+  // Default: free to boost up to MaxSmClockMhz().
+  virtual ClockSetting ReadClockSetting() {
+    ClockSetting s;
+    s.sm_clock_mhz = MaxSmClockMhz();
+    if (s.sm_clock_mhz > 0) s.policy = ClockPolicy::kBoost;
+    return s;
+  }
   virtual int MaxMemoryClockMhz() = 0;             // 0 = unknown
   virtual std::string DriverVersion() = 0;         // "580.65.06"; empty = unknown
 };

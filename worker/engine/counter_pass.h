@@ -1,4 +1,4 @@
-// The counter pass of a point: CUPTI range-profiler counters for each kernel Run() launches, on a
+// The counter pass of a point: CUPTI range-profiler counters for each kernel launch of Run(), on a
 // cold, clean L2 like the timed samples.
 #ifndef WARPWATCH_WORKER_ENGINE_COUNTER_PASS_H_
 #define WARPWATCH_WORKER_ENGINE_COUNTER_PASS_H_
@@ -16,13 +16,13 @@
 
 namespace warpwatch::worker {
 
-// Collects `metrics` with `profiler` and stores them: each kernel's in m->kernels(i).counters
-// (KernelInfo entries are added when the duration pass named fewer kernels), the first kernel's
-// also in m->counters and, when the point reports occupancy, its achieved occupancy. Returns the
-// profiler's error unchanged.
+// Collects `metrics` with `profiler` and files every launch's counters under the kernel it ran
+// (AttributeLaunchCounters: m->launches, each kernel's counters, m->counters, achieved occupancy).
+// `traced_launches`: the duration pass's symbols of one Run()'s launches, in launch order (may be
+// empty). Returns the profiler's error unchanged.
 Status RunCounterPass(CounterProfiler& profiler, kernels::Case& c, cudaStream_t stream,
                       const std::vector<std::string>& metrics, L2Flusher* flusher,
-                      v1::Measurement* m);
+                      const std::vector<std::string>& traced_launches, v1::Measurement* m);
 
 }  // namespace warpwatch::worker
 

@@ -12,7 +12,7 @@
 namespace warpwatch::worker {
 
 Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& stamp_symbol,
-                       v1::Measurement* m) {
+                       v1::Measurement* m, std::vector<std::string>* launch_symbols) {
   ASSIGN_OR_RETURN(KernelTracer * tracer, KernelTracer::Get());
   RETURN_IF_ERROR(tracer->Start());
   Status sampled = OkStatus();
@@ -32,6 +32,7 @@ Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& sta
   if (trace.kernels.empty()) {
     return NotFoundError("the timed region launches no kernel (nothing for CUPTI to time)");
   }
+  if (launch_symbols != nullptr) *launch_symbols = trace.launch_symbols;
   m->clear_kernels();
   for (const TracedKernel& k : trace.kernels) {
     KernelName name = NameKernel(k.symbol);
@@ -49,10 +50,12 @@ Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& sta
   m->set_kernel_median_seconds(kernel_median);
   const double event_median = Percentile(events, 50);
   m->set_traced_event_median_seconds(event_median);
-  // Judged on the same samples (one span per traced sample when every Run launched a kernel).
+  m->set_tracing_cost(TracingCost(m->stats().median(), event_median));
+  // Every traced sample gave one span (every Run launched a kernel): the kernels' time is whole.
   if (trace.span_seconds.size() == events.size()) {
-    m->set_event_kernel_gap(EventKernelGap(event_median, kernel_median));
-    m->set_times_disagree(TimesDisagree(event_median, kernel_median));
+    TimeAgreement a = CompareWithKernels(m->stats().median(), event_median, kernel_median);
+    m->set_event_kernel_gap(a.gap);
+    m->set_times_disagree(a.disagree);
   }
   return OkStatus();
 }

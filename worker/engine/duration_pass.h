@@ -5,6 +5,7 @@
 #define WARPWATCH_WORKER_ENGINE_DURATION_PASS_H_
 
 #include <string>
+#include <vector>
 
 #include "common/status/status.h"
 #include "warpwatch/v1/measurement.pb.h"
@@ -14,13 +15,15 @@ namespace warpwatch::worker {
 
 // Takes `samples` samples with `sampler` while tracing and fills the Measurement's kernels (name,
 // demangled, mangled, median_seconds, launches), sample_kernel_seconds, kernel_median_seconds,
-// traced_event_median_seconds, event_kernel_gap and times_disagree (events and kernels of the
-// same traced samples).
-// `stamp_symbol`: the clock stamp kernel's symbol (the marker around each Run()). Errors (CUPTI
-// unavailable, a failed sample) leave the timings valid; the caller records them in
-// duration_note.
+// traced_event_median_seconds, tracing_cost, event_kernel_gap and times_disagree (the headline,
+// m->stats().median(), which must be set, against the kernels when tracing cost little; else the
+// traced events: CompareWithKernels).
+// `stamp_symbol`: the clock stamp kernel's symbol (the marker around each Run()).
+// `launch_symbols` (may be null) receives the symbols of one traced Run()'s launches in launch
+// order, for the counter pass. Errors (CUPTI unavailable, a failed sample) leave the timings
+// valid; the caller records them in duration_note.
 Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& stamp_symbol,
-                       v1::Measurement* m);
+                       v1::Measurement* m, std::vector<std::string>* launch_symbols);
 
 }  // namespace warpwatch::worker
 

@@ -267,7 +267,9 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
   context.bytes = work.bytes;
   context.flops = work.flops;
   context.peak_bytes_per_second = info_.device.theoretical_bandwidth_bytes_per_second();
-  context.max_clock_mhz = info_.device.max_sm_clock_mhz();
+  // Judged against the clock the GPU is set to run at now, not its maximum: a fleet that locks or
+  // sets application clocks is not throttled at its setting.
+  context.setting_clock_mhz = telemetry_->ReadClockSetting().sm_clock_mhz;
   SummarizeSamples(sampling, context, &m);
   m.set_l2_flushed(cold);
   if (groups > 1) {
@@ -276,11 +278,13 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
     m.set_group_median_spread(GroupMedianSpread(sampling.samples, group_of, groups));
   }
 
+  std::vector<std::string> traced_launches;  // one Run()'s kernel symbols, in launch order
   if (settings.kernel_durations) {
     phase_start = clock.NowSeconds();
     StatusOr<std::unique_ptr<CaseSampler>> traced =
         CaseSampler::Create(current.get(), stream_, tools);
-    Status d = traced.ok() ? RunDurationPass(**traced, settings.duration_samples, stamp_symbol_, &m)
+    Status d = traced.ok() ? RunDurationPass(**traced, settings.duration_samples, stamp_symbol_, &m,
+                                             &traced_launches)
                            : traced.status();
     if (!d.ok()) {
       m.set_duration_note("kernel durations unavailable: " + d.message());
@@ -294,7 +298,7 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
 
   if (settings.collect_counters) {
     phase_start = clock.NowSeconds();
-    CollectCounters(point, *current, cold, &r);
+    CollectCounters(point, *current, cold, traced_launches, &r);
     wall->set_counter_pass_seconds(clock.NowSeconds() - phase_start);
   }
   m.set_status(v1::POINT_STATUS_OK);
@@ -302,7 +306,7 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
 }
 
 void PointEngine::CollectCounters(const catalog::Point& point, kernels::Case& c, bool cold,
-                                  PointResult* r) {
+                                  const std::vector<std::string>& traced_launches, PointResult* r) {
   v1::Measurement& m = r->measurement;
   const catalog::FamilyInfo* info = catalog::FindFamily(point.family);
   std::vector<std::string> metrics;
@@ -317,7 +321,8 @@ void PointEngine::CollectCounters(const catalog::Point& point, kernels::Case& c,
     m.set_counters_note(profiler_note_);
     return;
   }
-  Status s = RunCounterPass(*profiler, c, stream_, metrics, cold ? flusher_.get() : nullptr, &m);
+  Status s = RunCounterPass(*profiler, c, stream_, metrics, cold ? flusher_.get() : nullptr,
+                            traced_launches, &m);
   if (s.ok()) return;
   if (s.code() == StatusCode::kPermissionDenied) {
     // Not permitted now means not permitted for the rest of the run.

@@ -10,13 +10,14 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/catalog/plan.h"
 #include "common/status/status.h"
+#include "kernels/core/family.h"
 #include "warpwatch/v1/measurement.pb.h"
 #include "worker/device/device_info.h"
 #include "worker/device/telemetry.h"
-#include "kernels/core/family.h"
 #include "worker/engine/clock_stamps.h"
 #include "worker/engine/engine_settings.h"
 #include "worker/engine/l2_flusher.h"
@@ -62,7 +63,9 @@ class PointEngine {
   // Measure's body; records each phase's wall time in `wall` (Measure adds the total).
   PointResult MeasureTimed(const catalog::Point& point, const EngineSettings& settings,
                            WallClock& clock, v1::PointWallTime* wall);
-  void CollectCounters(const catalog::Point& point, kernels::Case& c, bool cold, PointResult* r);
+  // The counter pass; `traced_launches` as RunCounterPass takes them.
+  void CollectCounters(const catalog::Point& point, kernels::Case& c, bool cold,
+                       const std::vector<std::string>& traced_launches, PointResult* r);
 
   DeviceInfo info_;
   v1::RunEnvironment environment_;

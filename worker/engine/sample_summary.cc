@@ -18,7 +18,7 @@ void SummarizeSamples(const SamplingResult& sampling, const SampleContext& conte
     if (clock > 0) known_clocks.push_back(clock);
   }
   std::vector<double> clocks(m->sample_sm_clock_mhz().begin(), m->sample_sm_clock_mhz().end());
-  std::vector<bool> throttled = MarkThrottled(clocks, context.reasons, context.max_clock_mhz);
+  std::vector<bool> throttled = MarkThrottled(clocks, context.reasons, context.setting_clock_mhz);
   int n_throttled = 0;
   for (bool t : throttled) {
     m->add_sample_throttled(t);

@@ -16,7 +16,9 @@ struct SampleContext {
   double bytes = 0;                  // useful work of one run
   double flops = 0;
   double peak_bytes_per_second = 0;  // theoretical bandwidth (0 = unknown)
-  double max_clock_mhz = 0;          // the device's maximum SM clock (0 = unknown)
+  // The SM clock the GPU is set to run at (Telemetry::ReadClockSetting; 0 = unknown): what the
+  // samples' clocks are judged against (MarkThrottled).
+  double setting_clock_mhz = 0;
 };
 
 // Sets samples_seconds, sample_sm_clock_mhz, sample_throttled, throttled_fraction, stats,

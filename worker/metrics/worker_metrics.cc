@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "worker/stats/throttle.h"
+
 namespace warpwatch::worker {
 namespace {
 
@@ -49,8 +51,10 @@ WorkerMetrics::WorkerMetrics(std::string hostname)
       temperature_(Gauge(*registry_, "warpwatch_worker_gpu_temperature_celsius",
                          "GPU temperature while a job runs")),
       power_(Gauge(*registry_, "warpwatch_worker_power_watts", "GPU power while a job runs")),
-      throttled_(Gauge(*registry_, "warpwatch_worker_throttled",
-                       "1 when a clocks-event (throttle) reason is set while a job runs")),
+      throttled_(
+          Gauge(*registry_, "warpwatch_worker_throttled",
+                "1 when a clocks-event reason that pulls the clock below its setting (power cap, "
+                "slowdown, thermal, sync boost, power brake) is set while a job runs")),
       throttle_reasons_(Gauge(*registry_, "warpwatch_worker_throttle_reasons",
                               "NVML clocks-event reason bits while a job runs")),
       job_points_done_(Gauge(*registry_, "warpwatch_worker_job_points_done",
@@ -188,7 +192,7 @@ void WorkerMetrics::SampleOnce() {
       g.power->Set(r.conditions.power_w);
     }
     if (!g.throttled) g.throttled = &throttled_.Add(labels);
-    g.throttled->Set(r.clock.throttle_reasons != 0 ? 1 : 0);
+    g.throttled->Set(IsSlowdown(r.clock.throttle_reasons) ? 1 : 0);
     if (!g.throttle_reasons) g.throttle_reasons = &throttle_reasons_.Add(labels);
     g.throttle_reasons->Set(static_cast<double>(r.clock.throttle_reasons));
   }

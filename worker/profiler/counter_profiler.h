@@ -13,11 +13,9 @@
 #include "common/status/status.h"
 #include "kernels/core/family.h"
 #include "worker/engine/l2_flusher.h"
+#include "worker/profiler/launch_counters.h"
 
 namespace warpwatch::worker {
-
-// Metric name -> value of one kernel (one auto range), as ncu reports it: a pct metric in percent.
-using KernelCounters = std::map<std::string, double>;
 
 class CounterProfiler {
  public:
@@ -26,10 +24,11 @@ class CounterProfiler {
   // Replays Reset(), the L2 flush (`flusher`, may be null for hot cases) and Run() of `c` on
   // `stream` as many times as the metrics need, every kernel Run() launches in a range of its own
   // (CUPTI's auto range): the counters start from the same cold, clean L2 as the timed samples,
-  // as Nsight Compute's --cache-control all does. Returns one map per kernel, in launch order.
-  // Metrics the device cannot collect are left out of the maps. PERMISSION_DENIED when the driver
-  // forbids profiling (ERR_NVGPUCTRPERM); other errors leave the case's timings valid.
-  virtual StatusOr<std::vector<KernelCounters>> Collect(kernels::Case& c, cudaStream_t stream,
+  // as Nsight Compute's --cache-control all does. Returns one entry per kernel launch, in launch
+  // order, with the range's name. Metrics the device cannot collect are left out of the maps.
+  // PERMISSION_DENIED when the driver forbids profiling (ERR_NVGPUCTRPERM); other errors leave the
+  // case's timings valid.
+  virtual StatusOr<std::vector<LaunchCounters>> Collect(kernels::Case& c, cudaStream_t stream,
                                                         const std::vector<std::string>& metrics,
                                                         L2Flusher* flusher) = 0;
 };

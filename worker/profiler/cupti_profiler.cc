@@ -88,7 +88,7 @@ class CuptiRangeProfiler : public CounterProfiler {
                      std::vector<uint8_t> availability)
       : api_(api), ctx_(ctx), chip_(std::move(chip)), availability_(std::move(availability)) {}
 
-  StatusOr<std::vector<KernelCounters>> Collect(kernels::Case& c, cudaStream_t stream,
+  StatusOr<std::vector<LaunchCounters>> Collect(kernels::Case& c, cudaStream_t stream,
                                                 const std::vector<std::string>& metrics,
                                                 L2Flusher* flusher) override {
     std::vector<const char*> names;
@@ -96,7 +96,7 @@ class CuptiRangeProfiler : public CounterProfiler {
       ASSIGN_OR_RETURN(bool supported, Supported(m));
       if (supported) names.push_back(m.c_str());
     }
-    std::vector<KernelCounters> values;
+    std::vector<LaunchCounters> values;
     if (names.empty()) return values;
 
     ASSIGN_OR_RETURN(std::unique_ptr<HostObject> host, NewHost());
@@ -157,14 +157,28 @@ class CuptiRangeProfiler : public CounterProfiler {
       eval.rangeIndex = r;
       eval.pMetricValues = out.data();
       CUPTI_RETURN_IF_ERROR(api_, cuptiProfilerHostEvaluateToGpuValues, eval);
-      KernelCounters kernel;
-      for (size_t i = 0; i < names.size(); ++i) kernel[names[i]] = out[i];
-      values.push_back(std::move(kernel));
+      LaunchCounters launch;
+      launch.range_name = RangeName(data, r);
+      for (size_t i = 0; i < names.size(); ++i) launch.values[names[i]] = out[i];
+      values.push_back(std::move(launch));
     }
     return values;
   }
 
  private:
+  // The name CUPTI gave range `index` (an auto range's: its kernel); empty when unknown.
+  std::string RangeName(const std::vector<uint8_t>& data, size_t index) {
+    if (api_.cuptiRangeProfilerCounterDataGetRangeInfo == nullptr) return "";
+    auto p = Params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
+    p.pCounterDataImage = data.data();
+    p.counterDataImageSize = data.size();
+    p.rangeIndex = index;
+    p.rangeDelimiter = "/";
+    if (api_.cuptiRangeProfilerCounterDataGetRangeInfo(&p) != CUPTI_SUCCESS) return "";
+    return p.rangeName != nullptr ? p.rangeName : "";
+  }
+
   StatusOr<std::unique_ptr<HostObject>> NewHost() {
     auto p = Params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;

@@ -37,7 +37,10 @@ KernelTrace SplitSamples(std::vector<KernelRecord> records, const std::string& m
     if (!inside || r.end_ns < r.start_ns) continue;
     auto [it, added] = index.emplace(r.symbol, trace.kernels.size());
     if (added) trace.kernels.push_back(TracedKernel{r.symbol, {}, 0});
-    if (first_sample) ++trace.kernels[it->second].launches_per_sample;
+    if (first_sample) {
+      ++trace.kernels[it->second].launches_per_sample;
+      trace.launch_symbols.push_back(r.symbol);
+    }
     sample_time[r.symbol] += static_cast<double>(r.end_ns - r.start_ns) * 1e-9;
     if (first_start == 0 || r.start_ns < first_start) first_start = r.start_ns;
     last_end = std::max(last_end, r.end_ns);

@@ -28,6 +28,7 @@ struct TracedKernel {
 struct KernelTrace {
   std::vector<TracedKernel> kernels;  // in first-launch order
   std::vector<double> span_seconds;   // per sample: first kernel's start to last kernel's end
+  std::vector<std::string> launch_symbols;  // the first sample's launches, in start order
 };
 
 // `records` in any order; the samples are the stretches between a `marker` record (the clock

@@ -1,4 +1,5 @@
-// The test-only family the engine's fault tests run: never selected by a glob, never nightly.
+// The test-only family the engine's fault tests (and its per-launch counter test) run: never
+// selected by a glob, never nightly.
 #include <vector>
 
 #include "common/catalog/detail/axes.h"
@@ -20,6 +21,14 @@ FamilyInfo TestingFault() {
       {"persistent_error",
        "leaves a stream capture open: every later sync fails with a code no sticky list names "
        "(cudaErrorStreamCaptureUnsupported); only the second-sync rule retires the child",
+       false, false},
+      {"launch_order",
+       "the copy, a one-warp kernel, the copy again (A, B, A): each launch's counters under its "
+       "own kernel",
+       false, false},
+      {"copy_then_memset",
+       "the copy, then a 256 MiB cudaMemsetAsync inside the timed region: the published time is "
+       "not the kernel's (the time cross-check flags it)",
        false, false},
   };
   f.axes = {ProblemSizeAxis("float elements", {1 << 20}, 1, 1 << 24)};

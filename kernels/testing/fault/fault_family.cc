@@ -2,7 +2,10 @@
 // `illegal_address`, `trap` and `hang` poison or stall the CUDA context on their first run, which
 // the executor must survive (design.md "Measuring a case", issue 3 "Faults"); `persistent_error`
 // leaves an error no sticky-error list names, which only survives a second synchronisation
-// (kernels::IsContextPoisoned, issue 13 item 5).
+// (kernels::IsContextPoisoned, issue 13 item 5). `launch_order` is a correct copy whose Run()
+// launches kernels A, B, A (the engine's per-launch counter test, issue 24 item 1);
+// `copy_then_memset` a correct copy whose timed region also holds a memset (the time
+// cross-check's test, issue 24 item 3).
 #include <memory>
 #include <vector>
 
@@ -14,13 +17,15 @@ namespace warpwatch::kernels::fault {
 namespace {
 
 constexpr unsigned kBlock = 256;
+// copy_then_memset's memset: about 90 us at the H100's 3 TB/s, twice the 2^24 copy.
+constexpr size_t kMemsetBytes = size_t{256} << 20;
 
 class FaultCase : public Case {
  public:
   FaultCase(FaultKind kind, int64_t n) : kind_(kind), n_(n) {}
   ~FaultCase() override {
     for (void* p : {static_cast<void*>(d_in_), static_cast<void*>(d_out_),
-                    static_cast<void*>(d_flag_)}) {
+                    static_cast<void*>(d_flag_), d_scratch_}) {
       if (p != nullptr) CUDA_CHECK_NOEXCEPT(cudaFree(p));
     }
     // capture_stream_ is left as it is: destroying it could end the capture that
@@ -41,6 +46,9 @@ class FaultCase : public Case {
     if (kind_ == FaultKind::kPersistentError) {
       CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
     }
+    if (kind_ == FaultKind::kCopyThenMemset) {
+      CUDA_RETURN_IF_ERROR(cudaMalloc(&d_scratch_, kMemsetBytes));
+    }
     return OkStatus();
   }
 
@@ -48,7 +56,11 @@ class FaultCase : public Case {
     if (kind_ == FaultKind::kPersistentError) {
       return LeaveStreamCaptureOpen(capture_stream_, d_in_, d_out_, n_, Grid(), kBlock);
     }
-    return LaunchFault(kind_, d_in_, d_out_, d_flag_, n_, Grid(), kBlock, stream);
+    RETURN_IF_ERROR(LaunchFault(kind_, d_in_, d_out_, d_flag_, n_, Grid(), kBlock, stream));
+    if (kind_ == FaultKind::kCopyThenMemset) {
+      CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_scratch_, 0, kMemsetBytes, stream));
+    }
+    return OkStatus();
   }
 
   VerifyResult Verify(cudaStream_t stream) override {
@@ -91,6 +103,7 @@ class FaultCase : public Case {
   float* d_out_ = nullptr;
   int* d_flag_ = nullptr;
   cudaStream_t capture_stream_ = nullptr;  // persistent_error only
+  void* d_scratch_ = nullptr;              // copy_then_memset only: what the memset clears
 };
 
 class FaultFamily : public Family {
@@ -110,6 +123,10 @@ class FaultFamily : public Family {
       kind = FaultKind::kHang;
     } else if (point.variant == "persistent_error") {
       kind = FaultKind::kPersistentError;
+    } else if (point.variant == "launch_order") {
+      kind = FaultKind::kLaunchOrder;
+    } else if (point.variant == "copy_then_memset") {
+      kind = FaultKind::kCopyThenMemset;
     } else {
       return InvalidArgumentError("testing.fault has no variant \"" + point.variant + "\"");
     }

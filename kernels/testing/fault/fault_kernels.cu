@@ -11,6 +11,13 @@ __global__ void CopyKernel(const float* in, float* out, int64_t n, const int*) {
   if (i < n) out[i] = in[i];
 }
 
+// One warp: the first 32 elements again (what the copy writes), a kernel whose achieved occupancy
+// is one warp's.
+__global__ void OneWarpKernel(const float* in, float* out, int64_t n, const int*) {
+  int64_t i = threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
 // Address 16 is never mapped: the store faults with cudaErrorIllegalAddress.
 __global__ void IllegalAddressKernel(const float* in, float*, int64_t n, const int*) {
   int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x;
@@ -42,7 +49,10 @@ FaultKernel KernelFor(FaultKind kind) {
     case FaultKind::kTrap: return TrapKernel;
     case FaultKind::kHang: return HangKernel;
     case FaultKind::kOk:
-    case FaultKind::kPersistentError: break;
+    case FaultKind::kPersistentError:
+    case FaultKind::kLaunchOrder:
+    case FaultKind::kCopyThenMemset:
+      break;
   }
   return CopyKernel;
 }
@@ -56,6 +66,11 @@ const void* FaultKernelFunction(FaultKind kind) {
 Status LaunchFault(FaultKind kind, const float* d_in, float* d_out, const int* d_flag, int64_t n,
                    unsigned grid, unsigned block, cudaStream_t stream) {
   KernelFor(kind)<<<grid, block, 0, stream>>>(d_in, d_out, n, d_flag);
+  CUDA_RETURN_IF_LAUNCH_ERROR();
+  if (kind != FaultKind::kLaunchOrder) return OkStatus();
+  OneWarpKernel<<<1, 32, 0, stream>>>(d_in, d_out, n, d_flag);
+  CUDA_RETURN_IF_LAUNCH_ERROR();
+  CopyKernel<<<grid, block, 0, stream>>>(d_in, d_out, n, d_flag);
   CUDA_RETURN_IF_LAUNCH_ERROR();
   return OkStatus();
 }

@@ -10,7 +10,15 @@
 
 namespace warpwatch::kernels::fault {
 
-enum class FaultKind { kOk, kIllegalAddress, kTrap, kHang, kPersistentError };
+enum class FaultKind {
+  kOk,
+  kIllegalAddress,
+  kTrap,
+  kHang,
+  kPersistentError,
+  kLaunchOrder,
+  kCopyThenMemset,  // the copy; the case adds a memset after it (fault_family.cc)
+};
 
 // The __global__ function `kind` launches (for LaunchShape.function).
 const void* FaultKernelFunction(FaultKind kind);
@@ -18,7 +26,10 @@ const void* FaultKernelFunction(FaultKind kind);
 // Enqueues the kind's kernel over n elements: kOk copies d_in to d_out; kIllegalAddress writes
 // through an unmapped pointer; kTrap executes __trap(); kHang spins until *d_flag becomes non-zero,
 // which nothing ever does. Checks the launch only: the faults surface at the next synchronisation.
-// kPersistentError is the copy too (what it does wrong is LeaveStreamCaptureOpen's).
+// kPersistentError is the copy too (what it does wrong is LeaveStreamCaptureOpen's). kLaunchOrder
+// faults nothing: it launches the copy, OneWarpKernel (one block of 32 threads copying the first
+// 32 elements again) and the copy again, so a Run() launches kernels A, B, A with far apart
+// occupancy (the counter pass's per-launch test).
 Status LaunchFault(FaultKind kind, const float* d_in, float* d_out, const int* d_flag, int64_t n,
                    unsigned grid, unsigned block, cudaStream_t stream);
 

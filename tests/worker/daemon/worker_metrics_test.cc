@@ -22,12 +22,16 @@ namespace {
 
 class FakeTelemetry : public Telemetry {
  public:
+  explicit FakeTelemetry(uint64_t reasons = 0x4) : reasons_(reasons) {}
   std::string source() const override { return "fake"; }
-  ClockReading ReadClock() override { return {1980, 4}; }
+  ClockReading ReadClock() override { return {1980, reasons_}; }
   DeviceConditions ReadConditions() override { return {1980, 2619, 61, 350}; }
   int MaxSmClockMhz() override { return 1980; }
   int MaxMemoryClockMhz() override { return 2619; }
   std::string DriverVersion() override { return "580"; }
+
+ private:
+  uint64_t reasons_;  // clocks-event reason bits of every reading
 };
 
 v1::Device Gpu() {
@@ -115,6 +119,24 @@ double OnlyValue(const WorkerMetrics& metrics, const std::string& name) {
     if (family.name == name && family.metric.size() == 1) return family.metric[0].gauge.value;
   }
   return -1;
+}
+
+// Locked or application clocks (reason 0x2) are the GPU's setting, not a throttle.
+TEST(WorkerMetrics, ClockHeldAtItsSettingIsNotThrottled) {
+  WorkerMetrics metrics("h");
+  metrics.AddDevice(Gpu(), std::make_unique<FakeTelemetry>(0x2));
+  metrics.OnJobStarted(Gpu());
+  metrics.SampleOnce();
+  EXPECT_EQ(OnlyValue(metrics, "warpwatch_worker_throttled"), 0);
+  EXPECT_EQ(OnlyValue(metrics, "warpwatch_worker_throttle_reasons"), 2);
+}
+
+TEST(WorkerMetrics, PowerCapIsThrottled) {
+  WorkerMetrics metrics("h");
+  metrics.AddDevice(Gpu(), std::make_unique<FakeTelemetry>(0x2 | 0x4));
+  metrics.OnJobStarted(Gpu());
+  metrics.SampleOnce();
+  EXPECT_EQ(OnlyValue(metrics, "warpwatch_worker_throttled"), 1);
 }
 
 double UnixNow() {

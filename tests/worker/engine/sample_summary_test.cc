@@ -3,8 +3,110 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <string>
+
+#include "worker/device/telemetry.h"
+
 namespace warpwatch::worker {
 namespace {
+
+constexpr uint64_t kApplicationsClocksSetting = 0x2;  // also reported for locked clocks
+constexpr uint64_t kSwPowerCap = 0x4;
+constexpr uint64_t kHwThermalSlowdown = 0x40;
+
+// Telemetry of a scripted GPU: its clock setting and one reading per sample.
+class FakeTelemetry : public Telemetry {
+ public:
+  FakeTelemetry(ClockSetting setting, std::deque<ClockReading> readings)
+      : setting_(setting), readings_(std::move(readings)) {}
+  std::string source() const override { return "fake"; }
+  ClockReading ReadClock() override {
+    ClockReading r = readings_.front();
+    readings_.pop_front();
+    return r;
+  }
+  DeviceConditions ReadConditions() override { return {}; }
+  int MaxSmClockMhz() override { return 1980; }
+  ClockSetting ReadClockSetting() override { return setting_; }
+  int MaxMemoryClockMhz() override { return 2619; }
+  std::string DriverVersion() override { return "580"; }
+
+ private:
+  ClockSetting setting_;
+  std::deque<ClockReading> readings_;
+};
+
+ClockSetting Boost() { return {1980, ClockPolicy::kBoost}; }
+
+// What the engine does with telemetry: one clock reading per sample, the setting per point.
+v1::Measurement Summarize(Telemetry& telemetry, int samples) {
+  SamplingResult sampling;
+  SampleContext ctx;
+  for (int i = 0; i < samples; ++i) {
+    sampling.samples.push_back(1e-3);
+    ClockReading r = telemetry.ReadClock();
+    ctx.clocks_mhz.push_back(r.sm_clock_mhz);
+    ctx.reasons.push_back(r.throttle_reasons);
+  }
+  ctx.setting_clock_mhz = telemetry.ReadClockSetting().sm_clock_mhz;
+  v1::Measurement m;
+  SummarizeSamples(sampling, ctx, &m);
+  return m;
+}
+
+TEST(SampleSummaryThrottle, BoostingGpuAtItsMaximumIsNotThrottled) {
+  FakeTelemetry gpu(Boost(), {{1980, 0}, {1965, 0}, {1980, 0}, {1972, 0}});
+  v1::Measurement m = Summarize(gpu, 4);
+  EXPECT_EQ(m.throttled_fraction(), 0);
+}
+
+TEST(SampleSummaryThrottle, BoostingGpuThatDropsThreePercentIsThrottled) {
+  FakeTelemetry gpu(Boost(), {{1980, 0}, {1900, 0}, {1980, 0}, {1980, 0}});
+  v1::Measurement m = Summarize(gpu, 4);
+  EXPECT_TRUE(m.sample_throttled(1));
+  EXPECT_DOUBLE_EQ(m.throttled_fraction(), 0.25);
+}
+
+// The fleet locks clocks at 1410 MHz: the setting NVML reports is still boost at 1980 (locked
+// clocks are not readable), and the driver's reason says the clock follows the setting.
+TEST(SampleSummaryThrottle, LockedGpuAtItsLockedClockIsNotThrottled) {
+  std::deque<ClockReading> held(6, ClockReading{1410, kApplicationsClocksSetting});
+  FakeTelemetry gpu(Boost(), held);
+  v1::Measurement m = Summarize(gpu, 6);
+  EXPECT_EQ(m.throttled_fraction(), 0);
+  EXPECT_DOUBLE_EQ(m.median_sm_clock_mhz(), 1410);
+}
+
+TEST(SampleSummaryThrottle, ApplicationClocksGpuAtItsSettingIsNotThrottled) {
+  FakeTelemetry gpu({1500, ClockPolicy::kApplications}, {{1500, 0}, {1500, 0}, {1440, 0}});
+  v1::Measurement m = Summarize(gpu, 3);
+  EXPECT_EQ(m.sample_throttled(0), false);
+  EXPECT_EQ(m.sample_throttled(2), true);  // 0.96 of its setting
+}
+
+TEST(SampleSummaryThrottle, PowerCappedGpuPulledBelowItsSettingIsThrottled) {
+  FakeTelemetry gpu(Boost(), {{1980, 0}, {1755, kSwPowerCap}, {1710, kSwPowerCap}, {1980, 0}});
+  v1::Measurement m = Summarize(gpu, 4);
+  EXPECT_EQ(m.sample_throttled(1), true);
+  EXPECT_EQ(m.sample_throttled(2), true);
+  EXPECT_DOUBLE_EQ(m.throttled_fraction(), 0.5);
+}
+
+TEST(SampleSummaryThrottle, LockedGpuUnderAPowerCapIsThrottled) {
+  FakeTelemetry gpu(Boost(), {{1410, kApplicationsClocksSetting},
+                              {1350, kApplicationsClocksSetting | kSwPowerCap}});
+  v1::Measurement m = Summarize(gpu, 2);
+  EXPECT_EQ(m.sample_throttled(0), false);
+  EXPECT_EQ(m.sample_throttled(1), true);
+}
+
+TEST(SampleSummaryThrottle, ThermalSlowdownIsThrottledEvenNearTheSetting) {
+  FakeTelemetry gpu(Boost(), {{1980, 0}, {1965, kHwThermalSlowdown}});
+  v1::Measurement m = Summarize(gpu, 2);
+  EXPECT_EQ(m.sample_throttled(0), false);
+  EXPECT_EQ(m.sample_throttled(1), true);
+}
 
 TEST(SampleSummary, FillsSamplesClocksThrottleAndThroughput) {
   SamplingResult sampling;
@@ -15,7 +117,7 @@ TEST(SampleSummary, FillsSamplesClocksThrottleAndThroughput) {
   ctx.bytes = 2e9;
   ctx.flops = 0;
   ctx.peak_bytes_per_second = 4e12;
-  ctx.max_clock_mhz = 1980;
+  ctx.setting_clock_mhz = 1980;
   v1::Measurement m;
   SummarizeSamples(sampling, ctx, &m);
   ASSERT_EQ(m.samples_seconds_size(), 4);

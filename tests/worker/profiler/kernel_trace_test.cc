@@ -69,5 +69,18 @@ TEST(KernelTrace, SampleWithoutKernelsHasNoSpan) {
 
 TEST(KernelTrace, MedianOfEmptyIsZero) { EXPECT_EQ(Percentile({}, 50), 0); }
 
+// A Run() that launches A, B, A: two kernels, and the launches in their order.
+TEST(KernelTrace, LaunchSymbolsKeepEveryLaunchInOrder) {
+  std::vector<KernelRecord> records = {
+      {kMarker, 0, 1000},    {"A", 2000, 3000},       {"B", 4000, 5000},   {"A", 6000, 7000},
+      {kMarker, 8000, 9000}, {kMarker, 10000, 11000}, {"A", 12000, 13000}, {"B", 14000, 15000},
+      {"A", 16000, 17000},   {kMarker, 18000, 19000}};
+  KernelTrace t = SplitSamples(records, kMarker);
+  ASSERT_EQ(t.kernels.size(), 2u);
+  EXPECT_EQ(t.kernels[0].launches_per_sample, 2);
+  EXPECT_EQ(t.kernels[1].launches_per_sample, 1);
+  EXPECT_EQ(t.launch_symbols, (std::vector<std::string>{"A", "B", "A"}));
+}
+
 }  // namespace
 }  // namespace warpwatch::worker

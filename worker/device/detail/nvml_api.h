@@ -33,6 +33,9 @@ struct NvmlApi {
   NvmlGetHandleByStringFn handle_by_pci = nullptr;       // nvmlDeviceGetHandleByPciBusId_v2
   NvmlGetClockFn clock_info = nullptr;             // nvmlDeviceGetClockInfo
   NvmlGetClockFn max_clock_info = nullptr;         // nvmlDeviceGetMaxClockInfo
+  NvmlGetClockFn applications_clock = nullptr;     // nvmlDeviceGetApplicationsClock; may be null
+  // nvmlDeviceGetDefaultApplicationsClock; may be null.
+  NvmlGetClockFn default_applications_clock = nullptr;
   NvmlGetTemperatureFn temperature = nullptr;      // nvmlDeviceGetTemperature
   NvmlGetPowerUsageFn power_usage = nullptr;       // nvmlDeviceGetPowerUsage
   // nvmlDeviceGetCurrentClocksEventReasons, or the older ...ClocksThrottleReasons; may be null.

@@ -27,6 +27,9 @@ v1::RunEnvironment BuildRunEnvironment(const v1::Device& device, Telemetry& tele
   env.set_temperature_c_start(start.temperature_c);
   env.set_power_w_start(start.power_w);
   env.set_clock_source(telemetry.source());
+  const ClockSetting setting = telemetry.ReadClockSetting();
+  env.set_sm_clock_setting_mhz(setting.sm_clock_mhz);
+  env.set_sm_clock_policy(ClockPolicyName(setting.policy));
   const kernels::ArchitectureSet& built = kernels::BuiltArchitectures();
   for (const std::string& name : kernels::ArchitectureNames(built)) {
     env.add_built_architectures(name);

@@ -58,6 +58,9 @@ Loaded* LoadOnce() {
   }
   WW_CUPTI_FUNCTIONS(WW_CUPTI_LOAD)
 #undef WW_CUPTI_LOAD
+  loaded->api.cuptiRangeProfilerCounterDataGetRangeInfo =
+      reinterpret_cast<decltype(&::cuptiRangeProfilerCounterDataGetRangeInfo)>(
+          ::dlsym(lib, "cuptiRangeProfilerCounterDataGetRangeInfo"));
   return loaded;
 }
 

@@ -49,6 +49,9 @@ struct CuptiApi {
 #define WW_CUPTI_MEMBER(name) decltype(&::name) name = nullptr;
   WW_CUPTI_FUNCTIONS(WW_CUPTI_MEMBER)
 #undef WW_CUPTI_MEMBER
+  // Optional: null when this CUPTI lacks it (range names are then unknown).
+  decltype(&::cuptiRangeProfilerCounterDataGetRangeInfo) cuptiRangeProfilerCounterDataGetRangeInfo =
+      nullptr;
 };
 
 // Loads libcupti.so.13 (the loader's path, then the toolkit's lib64 and extras/CUPTI/lib64).
