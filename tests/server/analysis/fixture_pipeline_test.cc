@@ -12,9 +12,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "tests/server/analysis/analysis_test_util.h"
 #include "tests/server/detect/power/fixture_reader.h"
+#include "tests/server/detect/power/power_study.h"
 
 namespace warpwatch::server::testing {
 namespace {
@@ -78,6 +80,23 @@ class FixturePipelineTest : public AnalysisTest {
     if (paths.size() < 16) GTEST_SKIP() << "no repeated-run fixtures (h100_nightly_runs/)";
   }
 
+  // The cases whose minimum detectable change is <= 2 % in the detector's own study of these runs
+  // (detect_power's leave-one-out over all 16, docs/results/detection_power.md): the cases the
+  // issue asks +3 % to be caught on. A GPU with only 5 nights of history publishes larger ones.
+  static std::set<std::string> QuietCases() {
+    const auto paths = detect::power::FindRunFixturesIn(kFixtures + "/h100_nightly_runs");
+    auto repeated = detect::power::LoadRepeatedRuns(paths, /*with_samples=*/false);
+    std::set<std::string> quiet;
+    if (!repeated.ok()) return quiet;
+    const detect::power::PowerFigures f = detect::power::LeaveOneOutPower(
+        repeated->runs, repeated->case_keys, detect::DetectionConfig(),
+        detect::power::PowerOptions());
+    for (const detect::power::CaseMdc& c : f.case_mdc) {
+      if (c.mdc <= 0.02) quiet.insert(c.case_key);
+    }
+    return quiet;
+  }
+
   // Night `n` of a GPU: its run at `factor`, analysed; then its confirmation job, if the night
   // queued one, run on the same night's measurements and analysed. Returns the night's run id.
   int64_t Night(const detect::power::FixtureRun& run, double factor) {
@@ -91,11 +110,6 @@ class FixturePipelineTest : public AnalysisTest {
     return id;
   }
   int Count(const std::string& sql) { return Sql(sql).at(0).at(0).as<int>(); }
-  // Cases of `gpu` whose minimum detectable change, as its last analysis stored it, is <= 2 %.
-  int QuietCases(const std::string& gpu) {
-    return Count("SELECT count(*) FROM series_noise WHERE device_uuid = '" + gpu +
-                 "' AND min_detectable_change <= 0.02");
-  }
 
   std::map<std::string, std::vector<detect::power::FixtureRun>> leases_;  // by GPU
 };
@@ -130,11 +144,13 @@ TEST_F(FixturePipelineTest, AStepThatStaysIsOneFindingAndOneConfirmationPerCaseT
   const int jobs = Count("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL");
   const int later_rows = Count("SELECT count(*) FROM regression WHERE run_id <> " +
                                std::to_string(step_nights.front()) + " AND kind <> 'OUTLIER'");
-  const int quiet = QuietCases(gpu);
-  const int quiet_found = Count(
-      "SELECT count(*) FROM regression g JOIN series_noise n ON n.series_id = g.series_id"
-      " AND n.device_uuid = g.device_uuid WHERE g.kind = 'REGRESSION'"
-      " AND n.min_detectable_change <= 0.02");
+  const std::set<std::string> quiet_cases = QuietCases();
+  const int quiet = static_cast<int>(quiet_cases.size());
+  int quiet_found = 0;
+  for (const pqxx::row& row :
+       Sql("SELECT DISTINCT case_canonical FROM regression WHERE kind = 'REGRESSION'")) {
+    if (quiet_cases.count(row[0].as<std::string>())) ++quiet_found;
+  }
   const int attached = Count("SELECT coalesce(sum(runs_at_level - 1), 0) FROM regression");
   std::printf(
       "pipeline, +3 %% from night %zu on %s (%zu step nights): %d findings (%d of the %d cases "
@@ -145,6 +161,7 @@ TEST_F(FixturePipelineTest, AStepThatStaysIsOneFindingAndOneConfirmationPerCaseT
   EXPECT_EQ(per_case_max, 1);
   EXPECT_EQ(jobs, 1);
   EXPECT_EQ(later_rows, 0);
+  EXPECT_GE(quiet, 100);  // the study's 114
   EXPECT_GE(quiet_found, 0.95 * quiet);
   EXPECT_GE(attached, findings);  // every finding saw the later nights at its level
 }
@@ -161,8 +178,16 @@ TEST_F(FixturePipelineTest, AnAcceptedLevelStopsTheFlags) {
                                      "new toolchain", "alice")
                   .status());
   }
+  const int last_before = Count("SELECT max(id) FROM regression");
   for (size_t n = kBaselineNights + 1; n < runs.size(); ++n) Night(runs[n], 1.03);
-  EXPECT_EQ(Count("SELECT count(*) FROM regression WHERE kind <> 'OUTLIER'"), findings);
+  std::string extra;
+  for (const pqxx::row& row :
+       Sql("SELECT case_canonical || ' ' || kind || ' ' || state || ' ' || round(change::numeric,"
+           " 4) || ' run ' || run_id FROM regression WHERE id > $1 AND kind <> 'OUTLIER'",
+           last_before)) {
+    extra += row[0].as<std::string>() + "\n";
+  }
+  EXPECT_EQ(Count("SELECT count(*) FROM regression WHERE kind <> 'OUTLIER'"), findings) << extra;
 }
 
 TEST_F(FixturePipelineTest, AReturnedLevelClosesTheFindings) {

@@ -135,15 +135,18 @@ int main(int argc, char** argv) {
   for (const std::string& c : false_alarm_cases) std::printf("  A/A flagged: %s\n", c.c_str());
   if (!case_mdc.empty()) {
     std::vector<double> mdcs;
-    size_t quiet = 0;
+    size_t quiet = 0, at_minimum = 0;
     for (const auto& c : case_mdc) {
       mdcs.push_back(c.mdc);
       if (c.mdc <= 0.02) ++quiet;
+      if (c.mdc <= config.min_relative_change * (1 + 1e-9)) ++at_minimum;
     }
     std::printf(
         "minimum detectable change per case (median over the held-out runs), %zu cases: median "
-        "%.2f %%, %zu cases <= 2 %%; above 3 %%:\n",
-        mdcs.size(), 100 * detect::Median(mdcs), quiet);
+        "%.2f %%, %zu cases <= 2 %% (%ld of %ld case-runs), %zu at the minimum change; above "
+        "3 %%:\n",
+        mdcs.size(), 100 * detect::Median(mdcs), quiet, figures.back().quiet_decisions,
+        figures.back().decisions, at_minimum);
     for (const auto& c : case_mdc) {
       if (c.mdc > 0.03) std::printf("  %-72s MDC %.1f %%\n", c.case_key.c_str(), 100 * c.mdc);
     }
