@@ -31,6 +31,17 @@ std::optional<double> UTestP(const RunPoint& candidate, const std::vector<RunPoi
   return u->p_value;
 }
 
+// A decision that names the candidate's clock and its baseline runs, not judged yet.
+SeriesDecision Unjudged(const RunPoint& candidate, size_t decisions_in_run,
+                        const std::vector<RunPoint>& baseline) {
+  SeriesDecision decision;
+  decision.new_sm_clock_mhz = candidate.sm_clock_mhz > 0 ? candidate.sm_clock_mhz : 0;
+  decision.decisions_in_run = decisions_in_run;
+  decision.baseline_runs_used = baseline.size();
+  for (const RunPoint& run : baseline) decision.baseline_run_ids.push_back(run.run_id);
+  return decision;
+}
+
 }  // namespace
 
 MedianTest TestMedian(double value, const std::vector<double>& reference_values,
@@ -57,9 +68,7 @@ MedianTest TestMedian(double value, const std::vector<double>& reference_values,
 SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoint>& baseline,
                             const DetectionConfig& config, const NoiseEstimate& model_noise,
                             size_t decisions_in_run) {
-  SeriesDecision decision;
-  decision.new_sm_clock_mhz = candidate.sm_clock_mhz > 0 ? candidate.sm_clock_mhz : 0;
-  decision.decisions_in_run = decisions_in_run;
+  SeriesDecision decision = Unjudged(candidate, decisions_in_run, {});
   const std::string why_not = WhyNotGood(candidate, config);
   if (!why_not.empty()) {
     decision.reason = "new run not judged: " + why_not;
@@ -68,8 +77,7 @@ SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoin
   // Keep the newest good runs of the candidate's GPU, as SelectBaseline would, whatever the
   // caller passed.
   const std::vector<RunPoint> good = SelectBaseline(baseline, config, candidate.device_uuid);
-  decision.baseline_runs_used = good.size();
-  for (const RunPoint& run : good) decision.baseline_run_ids.push_back(run.run_id);
+  decision = Unjudged(candidate, decisions_in_run, good);
   if (good.size() < config.min_baseline_runs || good.empty()) {
     decision.reason = "too few baseline runs: " + CountText(good.size(), config.min_baseline_runs);
     return decision;
@@ -83,11 +91,7 @@ SeriesDecision DecideSeries(const RunPoint& candidate, const std::vector<RunPoin
 SeriesDecision DecideAgainstRuns(const RunPoint& candidate, const std::vector<RunPoint>& level_runs,
                                  const SeriesNoise& noise, const DetectionConfig& config,
                                  size_t decisions_in_run) {
-  SeriesDecision decision;
-  decision.new_sm_clock_mhz = candidate.sm_clock_mhz > 0 ? candidate.sm_clock_mhz : 0;
-  decision.decisions_in_run = decisions_in_run;
-  decision.baseline_runs_used = level_runs.size();
-  for (const RunPoint& run : level_runs) decision.baseline_run_ids.push_back(run.run_id);
+  SeriesDecision decision = Unjudged(candidate, decisions_in_run, level_runs);
   const std::vector<RunPoint>& good = level_runs;
   // Cycles are judged only with a clock on enough of the level runs (all of them when fewer
   // than min_baseline_runs were given, as for a pin).
