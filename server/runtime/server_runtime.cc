@@ -3,8 +3,12 @@
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/server_builder.h>
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <climits>
 
 #include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
@@ -100,6 +104,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   worker_options.max_acquire_wait = Millis(config.acquire_max_wait_seconds);
   worker_options.upload.max_measurements = config.max_upload_batch;
   worker_options.upload.max_bytes = config.max_upload_bytes;
+  worker_options.upload_threads = config.pool_size;
   worker_options.on_upload = [fleet_metrics](const UploadCounts& counts) {
     fleet_metrics->AddIngested(counts.inserted, counts.duplicates);
   };
@@ -125,9 +130,18 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, credentials, &port_);
-  // UploadRun takes whole run files up to kMaxUploadRunBytes (gRPC's default is 4 MiB); a larger
-  // one is refused by the handler, naming the limit.
-  builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxUploadRunBytes + (1u << 20)));
+  // UploadRun takes whole run files up to kMaxUploadRunBytes (gRPC's default is 4 MiB). gRPC 1.51
+  // applies one receive limit to every method of a server (per-method limits from a service
+  // config are read by clients only), so it is UploadRun's: the largest request any method takes.
+  // UploadRun and UploadMeasurements are authorized and size-checked before they are parsed
+  // (detail/raw_unary_call.h); the other methods' requests are parsed before the handler runs.
+  builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<size_t>(
+      INT_MAX,
+      std::max<size_t>(kMaxUploadRunRequestBytes, static_cast<size_t>(config.max_upload_bytes)))));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, config.max_streams_per_connection);
+  grpc::ResourceQuota quota("warpwatch-server");
+  quota.Resize(static_cast<size_t>(config.grpc_memory_mib) << 20);
+  builder.SetResourceQuota(quota);
   builder.RegisterService(job_service_.get());
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(result_service_.get());

@@ -59,3 +59,17 @@ warpwatch_strict(server_rpc_tests)
 # Names start with "edge." (ctest -R '^edge\.' runs only these); label "postgres" as the store's.
 gtest_discover_tests(server_rpc_tests TEST_PREFIX "edge." PROPERTIES LABELS "postgres" TIMEOUT 120
   DISCOVERY_TIMEOUT 60)
+
+# Real warpwatch-server processes without a database: what a hostile client costs the server in
+# peak RSS (issue 23).
+add_executable(server_process_tests
+  hostile/unauthenticated_cost_process_test.cc
+  ${PROJECT_SOURCE_DIR}/tests/e2e/child_process.cc)
+target_link_libraries(server_process_tests PRIVATE
+  warpwatch_test_support gRPC::grpc++ GTest::gtest_main)
+target_compile_definitions(server_process_tests PRIVATE
+  WARPWATCH_SERVER_PATH="$<TARGET_FILE:warpwatch-server>")
+add_dependencies(server_process_tests warpwatch-server)
+warpwatch_strict(server_process_tests)
+gtest_discover_tests(server_process_tests TEST_PREFIX "edge." PROPERTIES LABELS "server"
+  TIMEOUT 120)
