@@ -41,6 +41,7 @@ add_library(warpwatch_server_edge STATIC
   metrics/server_metrics.cc
   metrics/detail/rpc_interceptor.cc
   runtime/server_runtime.cc
+  runtime/served_methods.cc
   service/grpc_status.cc
   service/job_service.cc
   service/watch_job.cc

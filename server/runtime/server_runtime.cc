@@ -12,6 +12,7 @@
 
 #include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
+#include "server/runtime/served_methods.h"
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
@@ -148,6 +149,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   builder.RegisterService(fleet_service_.get());
   builder.RegisterService(schedule_service_.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  metrics_->SetServedMethods(ServedMethods());
   interceptors.push_back(metrics_->MakeInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server_ = builder.BuildAndStart();

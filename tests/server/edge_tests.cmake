@@ -49,6 +49,7 @@ add_executable(server_rpc_tests
   hostile/hostile_clients_rpc_test.cc
   reflection/reflection_rpc_test.cc
   metrics/metrics_rpc_test.cc
+  metrics/unknown_method_metrics_rpc_test.cc
   service/job_service_rpc_test.cc
   service/watch_job_rpc_test.cc
   tls/tls_rpc_test.cc
