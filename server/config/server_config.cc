@@ -119,6 +119,16 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "windows and refuses new calls")
       ->envname("WARPWATCH_GRPC_MEMORY_MIB")
       ->capture_default_str();
+  app.add_option("--migration-lock-timeout-seconds", c->migration_lock_timeout_seconds,
+                 "how long a schema migration waits for a table lock before it fails (tried again "
+                 "at the next health probe); 0 = no limit")
+      ->envname("WARPWATCH_MIGRATION_LOCK_TIMEOUT_SECONDS")
+      ->capture_default_str();
+  app.add_option("--migration-statement-timeout-seconds", c->migration_statement_timeout_seconds,
+                 "how long one statement of a schema migration may run; 0 = no limit (a migration "
+                 "may state its own)")
+      ->envname("WARPWATCH_MIGRATION_STATEMENT_TIMEOUT_SECONDS")
+      ->capture_default_str();
   app.add_option("--log-level", c->log_level, "trace, debug, info, warn, error or critical")
       ->envname("WARPWATCH_LOG_LEVEL")
       ->capture_default_str();
@@ -186,6 +196,13 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.grpc_memory_mib < 64 || c.grpc_memory_mib > 1 << 20) {
     return InvalidArgumentError("--grpc-memory-mib: must be in [64, 1048576]");
+  }
+  if (c.migration_lock_timeout_seconds < 0 || c.migration_lock_timeout_seconds > 86400) {
+    return InvalidArgumentError("--migration-lock-timeout-seconds: must be in [0, 86400]");
+  }
+  if (c.migration_statement_timeout_seconds < 0 ||
+      c.migration_statement_timeout_seconds > 7 * 86400) {
+    return InvalidArgumentError("--migration-statement-timeout-seconds: must be in [0, 604800]");
   }
   if (c.metrics_interval_seconds <= 0) {
     return InvalidArgumentError("--metrics-interval-seconds: must be positive");

@@ -27,6 +27,11 @@ std::chrono::milliseconds Millis(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
+// Seconds as PostgreSQL duration text in whole milliseconds ("0" = no limit).
+std::string PgDuration(double seconds) {
+  return std::to_string(static_cast<int64_t>(seconds * 1000)) + "ms";
+}
+
 // The heartbeat interval asked of workers (--heartbeat-seconds, or a third of the lease).
 std::chrono::milliseconds HeartbeatInterval(const ServerConfig& config) {
   return config.heartbeat_seconds > 0 ? Millis(config.heartbeat_seconds)
@@ -60,8 +65,17 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   options.observer = runtime->database_metrics_.get();
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
   const std::string url = config.database_url;
+  // A database a newer release migrated is refused now, while the server can still decline to
+  // start; one unreachable now is checked by RunMigrations when it first answers.
+  if (Status known = CheckSchemaKnown(url); known.code() == StatusCode::kFailedPrecondition) {
+    return known;
+  }
+  MigrationTimeouts timeouts;
+  timeouts.lock_timeout = PgDuration(config.migration_lock_timeout_seconds);
+  timeouts.statement_timeout = PgDuration(config.migration_statement_timeout_seconds);
   RETURN_IF_ERROR(runtime->OpenSchedules(config));
-  RETURN_IF_ERROR(runtime->Build(config, std::move(store), [url] { return RunMigrations(url); }));
+  RETURN_IF_ERROR(runtime->Build(config, std::move(store),
+                                 [url, timeouts] { return RunMigrations(url, timeouts); }));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
   runtime->StartScheduler(config);
   return runtime;

@@ -37,7 +37,8 @@ add_executable(server_edge_unit_tests
   metrics/job_and_database_metrics_test.cc
   metrics/schedule_metrics_test.cc
   service/worker_caller_cache_test.cc
-  service/detail/worker_requests_test.cc)
+  service/detail/worker_requests_test.cc
+  service/detail/authorized_call_test.cc)
 target_link_libraries(server_edge_unit_tests PRIVATE warpwatch_server_edge GTest::gtest_main)
 warpwatch_strict(server_edge_unit_tests)
 gtest_discover_tests(server_edge_unit_tests TEST_PREFIX "edge." PROPERTIES LABELS "server")
@@ -52,6 +53,8 @@ add_executable(server_rpc_tests
   metrics/unknown_method_metrics_rpc_test.cc
   service/job_service_rpc_test.cc
   service/watch_job_rpc_test.cc
+  service/database_error_rpc_test.cc
+  runtime/server_runtime_schema_rpc_test.cc
   tls/tls_rpc_test.cc
   validation/request_validation_rpc_test.cc)
 target_link_libraries(server_rpc_tests PRIVATE
