@@ -38,7 +38,8 @@ add_executable(server_edge_unit_tests
   metrics/schedule_metrics_test.cc
   service/worker_caller_cache_test.cc
   service/detail/worker_requests_test.cc
-  service/detail/authorized_call_test.cc)
+  service/detail/authorized_call_test.cc
+  service/detail/schedule_requests_test.cc)
 target_link_libraries(server_edge_unit_tests PRIVATE warpwatch_server_edge GTest::gtest_main)
 warpwatch_strict(server_edge_unit_tests)
 gtest_discover_tests(server_edge_unit_tests TEST_PREFIX "edge." PROPERTIES LABELS "server")
