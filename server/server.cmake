@@ -41,6 +41,7 @@ add_library(warpwatch_server_edge STATIC
   metrics/server_metrics.cc
   metrics/detail/rpc_interceptor.cc
   runtime/server_runtime.cc
+  runtime/served_methods.cc
   service/grpc_status.cc
   service/job_service.cc
   service/watch_job.cc
@@ -61,6 +62,8 @@ add_library(warpwatch_server_edge STATIC
   metrics/gauge_refresher.cc
   service/result_service.cc
   service/detail/authorized_call.cc
+  service/detail/call_pool.cc
+  service/detail/raw_unary_call.cc
   tls/server_credentials.cc)
 target_include_directories(warpwatch_server_edge PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_server_edge PUBLIC

@@ -109,6 +109,26 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "open WatchJob streams at most; more are refused RESOURCE_EXHAUSTED")
       ->envname("WARPWATCH_MAX_WATCH_STREAMS")
       ->capture_default_str();
+  app.add_option("--max-streams-per-connection", c->max_streams_per_connection,
+                 "concurrent calls one client connection may have open (HTTP/2 streams); more "
+                 "wait in the client")
+      ->envname("WARPWATCH_MAX_STREAMS_PER_CONNECTION")
+      ->capture_default_str();
+  app.add_option("--grpc-memory-mib", c->grpc_memory_mib,
+                 "memory gRPC's buffers may use (ResourceQuota); under pressure gRPC shrinks "
+                 "windows and refuses new calls")
+      ->envname("WARPWATCH_GRPC_MEMORY_MIB")
+      ->capture_default_str();
+  app.add_option("--migration-lock-timeout-seconds", c->migration_lock_timeout_seconds,
+                 "how long a schema migration waits for a table lock before it fails (tried again "
+                 "at the next health probe); 0 = no limit")
+      ->envname("WARPWATCH_MIGRATION_LOCK_TIMEOUT_SECONDS")
+      ->capture_default_str();
+  app.add_option("--migration-statement-timeout-seconds", c->migration_statement_timeout_seconds,
+                 "how long one statement of a schema migration may run; 0 = no limit (a migration "
+                 "may state its own)")
+      ->envname("WARPWATCH_MIGRATION_STATEMENT_TIMEOUT_SECONDS")
+      ->capture_default_str();
   app.add_option("--log-level", c->log_level, "trace, debug, info, warn, error or critical")
       ->envname("WARPWATCH_LOG_LEVEL")
       ->capture_default_str();
@@ -170,6 +190,19 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.max_watch_streams < 1 || c.max_watch_streams > 100000) {
     return InvalidArgumentError("--max-watch-streams: must be in [1, 100000]");
+  }
+  if (c.max_streams_per_connection < 1 || c.max_streams_per_connection > 100000) {
+    return InvalidArgumentError("--max-streams-per-connection: must be in [1, 100000]");
+  }
+  if (c.grpc_memory_mib < 64 || c.grpc_memory_mib > 1 << 20) {
+    return InvalidArgumentError("--grpc-memory-mib: must be in [64, 1048576]");
+  }
+  if (c.migration_lock_timeout_seconds < 0 || c.migration_lock_timeout_seconds > 86400) {
+    return InvalidArgumentError("--migration-lock-timeout-seconds: must be in [0, 86400]");
+  }
+  if (c.migration_statement_timeout_seconds < 0 ||
+      c.migration_statement_timeout_seconds > 7 * 86400) {
+    return InvalidArgumentError("--migration-statement-timeout-seconds: must be in [0, 604800]");
   }
   if (c.metrics_interval_seconds <= 0) {
     return InvalidArgumentError("--metrics-interval-seconds: must be positive");

@@ -36,6 +36,10 @@ struct ServerConfig {
   double health_interval_seconds = 0.5;         // database ping period of the health checker
   double watch_poll_seconds = 0.5;              // WatchJob re-reads the job this often
   int max_watch_streams = 512;                  // open WatchJob streams at most (each holds a thread)
+  int max_streams_per_connection = 256;         // concurrent calls on one client connection
+  int grpc_memory_mib = 512;                    // gRPC's buffers (ResourceQuota), MiB
+  double migration_lock_timeout_seconds = 10;   // a migration's wait for a table lock; 0 = none
+  double migration_statement_timeout_seconds = 600;  // one migration statement; 0 = none
   double metrics_interval_seconds = 15;         // warpwatch_jobs / _workers gauges refresh period
   double schedule_interval_seconds = 10;        // how often the scheduler looks for due schedules
   double schedule_missed_grace_seconds = 300;   // a due time older than this is "missed"

@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/logging/logging.h"
+
 namespace warpwatch::server {
 
 Database::Database(std::unique_ptr<Store> store, Migrator migrator)
@@ -19,7 +21,17 @@ Status Database::Probe() {
   std::lock_guard<std::mutex> lock(probe_mu_);
   if (!schema_ready_.load()) {
     Status migrated = migrator_();
-    if (!migrated.ok()) return migrated.Annotate("migrations");
+    if (!migrated.ok()) {
+      // A schema this binary must not run on (a newer release migrated it) stays so until an
+      // operator acts; the health checker logs only changes of serving state, so say it here,
+      // once per distinct refusal.
+      if (migrated.code() == StatusCode::kFailedPrecondition && migrated.message() != refusal_) {
+        refusal_ = migrated.message();
+        spdlog::critical("msg=\"refusing to serve this database\" error=\"{}\"",
+                         LogEscape(migrated.ToString()));
+      }
+      return migrated.Annotate("migrations");
+    }
     schema_ready_.store(true);
     spdlog::info("msg=\"database schema is current\"");
   }

@@ -29,8 +29,9 @@ class Database {
   StatusOr<Store*> ReadyStore();
 
   // One health probe: applies the migrations if they have not been applied yet, then pings.
-  // OK while the database answers with a current schema. Called periodically by the health
-  // checker (and once at start); concurrent calls are serialized.
+  // OK while the database answers with a current schema. A migrator's FAILED_PRECONDITION (the
+  // database has a migration this binary does not know) is logged at critical, once per message.
+  // Called periodically by the health checker (and once at start); concurrent calls are serialized.
   Status Probe();
 
   bool schema_ready() const { return schema_ready_.load(); }
@@ -40,6 +41,7 @@ class Database {
   Migrator migrator_;
   std::mutex probe_mu_;  // serializes Probe(); never held by ReadyStore()
   std::atomic<bool> schema_ready_{false};
+  std::string refusal_;  // guarded by probe_mu_: the last FAILED_PRECONDITION logged
 };
 
 }  // namespace warpwatch::server

@@ -4,6 +4,7 @@
 #include <prometheus/counter.h>
 
 #include <exception>
+#include <utility>
 
 #include "server/metrics/detail/rpc_interceptor.h"
 
@@ -43,6 +44,17 @@ StatusOr<std::unique_ptr<ServerMetrics>> ServerMetrics::Create(const std::string
 
 void ServerMetrics::ObserveRpc(const std::string& method, const std::string& code, double seconds) {
   rpc_duration_.Add({{"method", method}, {"code", code}}, kRpcBuckets).Observe(seconds);
+}
+
+std::string ServerMetrics::RpcLabel(const char* path) const {
+  if (path == nullptr) return kUnknownMethod;
+  std::string method(path[0] == '/' ? path + 1 : path);
+  return served_methods_.count(method) > 0 ? method : kUnknownMethod;
+}
+
+void ServerMetrics::SetServedMethods(std::set<std::string> methods) {
+  served_methods_ = std::move(methods);
+  rpc_duration_.Add({{"method", kUnknownMethod}, {"code", "UNIMPLEMENTED"}}, kRpcBuckets);
 }
 
 void ServerMetrics::SetDatabaseUp(bool up) { database_up_.Set(up ? 1 : 0); }

@@ -11,6 +11,7 @@
 #include <prometheus/registry.h>
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,19 @@ class ServerMetrics {
   static StatusOr<std::unique_ptr<ServerMetrics>> Create(const std::string& listen_address);
 
   // warpwatch_rpc_duration_seconds{method="warpwatch.v1.JobService/SubmitJob", code="OK"}.
+  // `method` must be a served one or kUnknownMethod (RpcLabel): every label is a new series
+  // that lives as long as the process.
   void ObserveRpc(const std::string& method, const std::string& code, double seconds);
+  // The method label of a call to `path` ("/pkg.Service/Method" or without the '/'): the path
+  // without its '/' for a method the server serves (SetServedMethods), kUnknownMethod for any
+  // other, so that calls to made-up names cannot grow /metrics. Thread-safe after
+  // SetServedMethods.
+  std::string RpcLabel(const char* path) const;
+  // The methods the server serves, "pkg.Service/Method". Call before the server starts.
+  // Creates the kUnknownMethod series (code UNIMPLEMENTED) at zero, so the first made-up call
+  // changes numbers, not the set of series.
+  void SetServedMethods(std::set<std::string> methods);
+  static constexpr const char* kUnknownMethod = "unknown";
   // warpwatch_database_up: 1 while the health checker's ping succeeds.
   void SetDatabaseUp(bool up);
 
@@ -46,6 +59,7 @@ class ServerMetrics {
   std::unique_ptr<prometheus::Exposer> exposer_;
   prometheus::Family<prometheus::Histogram>& rpc_duration_;
   prometheus::Gauge& database_up_;
+  std::set<std::string> served_methods_;  // set before the server starts, then read-only
 };
 
 }  // namespace warpwatch::server::metrics

@@ -3,11 +3,16 @@
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/server_builder.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <climits>
+
 #include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
+#include "server/runtime/served_methods.h"
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
@@ -20,6 +25,11 @@ namespace {
 
 std::chrono::milliseconds Millis(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+// Seconds as PostgreSQL duration text in whole milliseconds ("0" = no limit).
+std::string PgDuration(double seconds) {
+  return std::to_string(static_cast<int64_t>(seconds * 1000)) + "ms";
 }
 
 // The heartbeat interval asked of workers (--heartbeat-seconds, or a third of the lease).
@@ -55,8 +65,17 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   options.observer = runtime->database_metrics_.get();
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
   const std::string url = config.database_url;
+  // A database a newer release migrated is refused now, while the server can still decline to
+  // start; one unreachable now is checked by RunMigrations when it first answers.
+  if (Status known = CheckSchemaKnown(url); known.code() == StatusCode::kFailedPrecondition) {
+    return known;
+  }
+  MigrationTimeouts timeouts;
+  timeouts.lock_timeout = PgDuration(config.migration_lock_timeout_seconds);
+  timeouts.statement_timeout = PgDuration(config.migration_statement_timeout_seconds);
   RETURN_IF_ERROR(runtime->OpenSchedules(config));
-  RETURN_IF_ERROR(runtime->Build(config, std::move(store), [url] { return RunMigrations(url); }));
+  RETURN_IF_ERROR(runtime->Build(config, std::move(store),
+                                 [url, timeouts] { return RunMigrations(url, timeouts); }));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
   runtime->StartScheduler(config);
   return runtime;
@@ -100,6 +119,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   worker_options.max_acquire_wait = Millis(config.acquire_max_wait_seconds);
   worker_options.upload.max_measurements = config.max_upload_batch;
   worker_options.upload.max_bytes = config.max_upload_bytes;
+  worker_options.upload_threads = config.pool_size;
   worker_options.on_upload = [fleet_metrics](const UploadCounts& counts) {
     fleet_metrics->AddIngested(counts.inserted, counts.duplicates);
   };
@@ -125,15 +145,25 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, credentials, &port_);
-  // UploadRun takes whole run files up to kMaxUploadRunBytes (gRPC's default is 4 MiB); a larger
-  // one is refused by the handler, naming the limit.
-  builder.SetMaxReceiveMessageSize(static_cast<int>(kMaxUploadRunBytes + (1u << 20)));
+  // UploadRun takes whole run files up to kMaxUploadRunBytes (gRPC's default is 4 MiB). gRPC 1.51
+  // applies one receive limit to every method of a server (per-method limits from a service
+  // config are read by clients only), so it is UploadRun's: the largest request any method takes.
+  // UploadRun and UploadMeasurements are authorized and size-checked before they are parsed
+  // (detail/raw_unary_call.h); the other methods' requests are parsed before the handler runs.
+  builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<size_t>(
+      INT_MAX,
+      std::max<size_t>(kMaxUploadRunRequestBytes, static_cast<size_t>(config.max_upload_bytes)))));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, config.max_streams_per_connection);
+  grpc::ResourceQuota quota("warpwatch-server");
+  quota.Resize(static_cast<size_t>(config.grpc_memory_mib) << 20);
+  builder.SetResourceQuota(quota);
   builder.RegisterService(job_service_.get());
   builder.RegisterService(worker_service_.get());
   builder.RegisterService(result_service_.get());
   builder.RegisterService(fleet_service_.get());
   builder.RegisterService(schedule_service_.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  metrics_->SetServedMethods(ServedMethods());
   interceptors.push_back(metrics_->MakeInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server_ = builder.BuildAndStart();

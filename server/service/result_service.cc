@@ -3,9 +3,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <string>
 #include <string_view>
 
 #include "server/service/detail/authorized_call.h"
+#include "server/service/detail/raw_unary_call.h"
 #include "server/service/result_compare.h"
 #include "server/service/result_requests.h"
 #include "server/service/result_upload.h"
@@ -110,12 +112,21 @@ grpc::Status ResultServiceImpl::UpdateRegression(grpc::ServerContext* context,
       });
 }
 
-grpc::Status ResultServiceImpl::UploadRun(grpc::ServerContext* context,
-                                          const v1::UploadRunRequest* request,
-                                          v1::UploadRunResponse* response) {
-  return detail::AuthorizedCall(
-      *authorizer_, *context, kUploadRun, [&](const auth::Principal& caller) -> Status {
-        ASSIGN_OR_RETURN(ParsedUpload upload, ParseUploadRun(*request));
+grpc::ServerUnaryReactor* ResultServiceImpl::UploadRun(grpc::CallbackServerContext* context,
+                                                       const grpc::ByteBuffer* request_bytes,
+                                                       grpc::ByteBuffer* response_bytes) {
+  return detail::RawUnaryCall<v1::UploadRunRequest, v1::UploadRunResponse>(
+      *authorizer_, upload_pool_, context, kUploadRun, request_bytes, response_bytes,
+      [](const auth::Principal&, size_t bytes) -> Status {
+        if (bytes <= kMaxUploadRunRequestBytes) return OkStatus();
+        return ResourceExhaustedError(
+            "request of " + std::to_string(bytes) + " bytes, more than the limit of " +
+            std::to_string(kMaxUploadRunRequestBytes) + " (a run file of at most " +
+            std::to_string(kMaxUploadRunBytes) + " bytes)");
+      },
+      [this](const auth::Principal& caller, const v1::UploadRunRequest& request,
+             v1::UploadRunResponse* response) -> Status {
+        ASSIGN_OR_RETURN(ParsedUpload upload, ParseUploadRun(request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
         ASSIGN_OR_RETURN(UploadedRun stored,
                          store->StoreUploadedRun(upload.result, upload.content_sha256));

@@ -9,15 +9,19 @@
 
 #include "server/auth/authorizer.h"
 #include "server/database/database.h"
+#include "server/service/detail/call_pool.h"
 #include "warpwatch/v1/result.grpc.pb.h"
 
 namespace warpwatch::server {
 
-// Thread-safe. `database` and `authorizer` must outlive the service.
-class ResultServiceImpl final : public v1::ResultService::Service {
+// Thread-safe. `database` and `authorizer` must outlive the service. UploadRun is served raw
+// (detail/raw_unary_call.h): authorized and size-checked before it is parsed, then parsed and
+// stored on upload_pool_ (`upload_threads` at a time).
+class ResultServiceImpl final
+    : public v1::ResultService::WithRawCallbackMethod_UploadRun<v1::ResultService::Service> {
  public:
-  ResultServiceImpl(Database* database, const auth::Authorizer* authorizer)
-      : database_(database), authorizer_(authorizer) {}
+  ResultServiceImpl(Database* database, const auth::Authorizer* authorizer, int upload_threads = 2)
+      : database_(database), authorizer_(authorizer), upload_pool_(upload_threads) {}
 
   grpc::Status ListRuns(grpc::ServerContext* context, const v1::ListRunsRequest* request,
                         v1::ListRunsResponse* response) override;
@@ -35,8 +39,11 @@ class ResultServiceImpl final : public v1::ResultService::Service {
   grpc::Status UpdateRegression(grpc::ServerContext* context,
                                 const v1::UpdateRegressionRequest* request,
                                 v1::Regression* response) override;
-  grpc::Status UploadRun(grpc::ServerContext* context, const v1::UploadRunRequest* request,
-                         v1::UploadRunResponse* response) override;
+  // RESOURCE_EXHAUSTED naming the limit for a request over kMaxUploadRunBytes plus its envelope,
+  // before it is parsed; INVALID_ARGUMENT from ParseUploadRun for a file that is not a run.
+  grpc::ServerUnaryReactor* UploadRun(grpc::CallbackServerContext* context,
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
 
   // Pinned baselines (result_baselines.cc). PinBaseline: NOT_FOUND for an unknown run,
   // FAILED_PRECONDITION naming a run that did not succeed, did not measure the series or has no
@@ -52,6 +59,7 @@ class ResultServiceImpl final : public v1::ResultService::Service {
  private:
   Database* database_;
   const auth::Authorizer* authorizer_;
+  detail::CallPool upload_pool_;  // last: drains before the members its tasks use go
 };
 
 }  // namespace warpwatch::server

@@ -15,6 +15,10 @@ namespace warpwatch::server {
 // The largest run file UploadRun takes (the server's gRPC receive limit is set above it, so a
 // larger file is refused here, by name, not by the transport).
 inline constexpr size_t kMaxUploadRunBytes = 32u << 20;
+// The largest UploadRunRequest read at all: a run file of kMaxUploadRunBytes and its envelope
+// (the field's tag and length). Checked before the request is parsed; a file just over
+// kMaxUploadRunBytes still reaches ParseUploadRun, which names the file's limit.
+inline constexpr size_t kMaxUploadRunRequestBytes = kMaxUploadRunBytes + 1024;
 
 struct ParsedUpload {
   v1::RunResult result;

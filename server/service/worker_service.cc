@@ -33,7 +33,8 @@ WorkerServiceImpl::WorkerServiceImpl(Database* database, const auth::Authorizer*
     : database_(database),
       authorizer_(authorizer),
       shutdown_(shutdown),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      upload_pool_(options_.upload_threads) {}
 
 grpc::Status WorkerServiceImpl::Register(grpc::ServerContext* context,
                                          const v1::RegisterRequest* request,

@@ -18,6 +18,7 @@
 #include "server/auth/authorizer.h"
 #include "server/database/database.h"
 #include "server/service/detail/acquire_parking.h"
+#include "server/service/detail/call_pool.h"
 #include "server/service/detail/worker_caller_cache.h"
 #include "server/service/detail/worker_requests.h"
 #include "server/store/store.h"
@@ -36,6 +37,7 @@ struct WorkerServiceOptions {
   // before its deadline does.
   std::chrono::milliseconds deadline_margin{500};
   detail::UploadLimits upload;  // --max-upload-batch, --max-upload-bytes
+  int upload_threads = 4;       // UploadMeasurements calls parsed and stored at once
   // Called after each stored upload (metrics); may be empty. Must be thread-safe.
   std::function<void(const UploadCounts&)> on_upload;
   // Called with the job as stored after each claim AcquireJob hands out, and after each
@@ -45,10 +47,12 @@ struct WorkerServiceOptions {
 };
 
 // Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.
-// AcquireJob uses gRPC's callback API (its long-polls hold no thread while they wait); the other
-// methods are synchronous.
+// AcquireJob uses gRPC's callback API (its long-polls hold no thread while they wait);
+// UploadMeasurements is served raw (detail/raw_unary_call.h: authorized and size-checked before
+// it is parsed); the other methods are synchronous.
 class WorkerServiceImpl final
-    : public v1::WorkerService::WithCallbackMethod_AcquireJob<v1::WorkerService::Service> {
+    : public v1::WorkerService::WithCallbackMethod_AcquireJob<
+          v1::WorkerService::WithRawCallbackMethod_UploadMeasurements<v1::WorkerService::Service>> {
  public:
   WorkerServiceImpl(Database* database, const auth::Authorizer* authorizer,
                     const ShutdownSignal* shutdown, WorkerServiceOptions options);
@@ -76,11 +80,13 @@ class WorkerServiceImpl final
   grpc::Status ReportProgress(grpc::ServerContext* context,
                               const v1::ReportProgressRequest* request,
                               v1::ReportProgressResponse* response) override;
-  // upload_measurements.cc. Idempotent on (run, case). RESOURCE_EXHAUSTED naming the limit for a
-  // batch that is too large; FAILED_PRECONDITION for another worker's run.
-  grpc::Status UploadMeasurements(grpc::ServerContext* context,
-                                  const v1::UploadMeasurementsRequest* request,
-                                  v1::UploadMeasurementsResponse* response) override;
+  // upload_measurements.cc. Idempotent on (run, case). The caller is authorized and the request's
+  // size checked against --max-upload-bytes before it is parsed (RESOURCE_EXHAUSTED naming the
+  // limit, as for a batch of too many measurements); FAILED_PRECONDITION for another worker's run.
+  // Parsing and storing run on upload_pool_.
+  grpc::ServerUnaryReactor* UploadMeasurements(grpc::CallbackServerContext* context,
+                                               const grpc::ByteBuffer* request,
+                                               grpc::ByteBuffer* response) override;
   // Ends a held job with its outcome. FAILED_PRECONDITION for a job the worker does not hold, or
   // CANCELLED without a cancel request.
   grpc::Status FinishJob(grpc::ServerContext* context, const v1::FinishJobRequest* request,
@@ -103,6 +109,7 @@ class WorkerServiceImpl final
   const ShutdownSignal* shutdown_;
   WorkerServiceOptions options_;
   detail::WorkerCallerCache caller_cache_{std::chrono::seconds(30)};
+  detail::CallPool upload_pool_;  // after the members its tasks use: it drains first
   std::once_flag parking_once_;
   std::unique_ptr<detail::AcquireParking> parking_;  // set once under parking_once_
 };

@@ -37,7 +37,11 @@ add_executable(server_edge_unit_tests
   metrics/job_and_database_metrics_test.cc
   metrics/schedule_metrics_test.cc
   service/worker_caller_cache_test.cc
-  service/detail/worker_requests_test.cc)
+  service/detail/worker_requests_test.cc
+  service/detail/authorized_call_test.cc
+  service/detail/schedule_requests_test.cc
+  service/detail/call_pool_test.cc
+  service/detail/raw_unary_call_test.cc)
 target_link_libraries(server_edge_unit_tests PRIVATE warpwatch_server_edge GTest::gtest_main)
 warpwatch_strict(server_edge_unit_tests)
 gtest_discover_tests(server_edge_unit_tests TEST_PREFIX "edge." PROPERTIES LABELS "server")
@@ -49,8 +53,11 @@ add_executable(server_rpc_tests
   hostile/hostile_clients_rpc_test.cc
   reflection/reflection_rpc_test.cc
   metrics/metrics_rpc_test.cc
+  metrics/unknown_method_metrics_rpc_test.cc
   service/job_service_rpc_test.cc
   service/watch_job_rpc_test.cc
+  service/database_error_rpc_test.cc
+  runtime/server_runtime_schema_rpc_test.cc
   tls/tls_rpc_test.cc
   validation/request_validation_rpc_test.cc)
 target_link_libraries(server_rpc_tests PRIVATE
@@ -59,3 +66,17 @@ warpwatch_strict(server_rpc_tests)
 # Names start with "edge." (ctest -R '^edge\.' runs only these); label "postgres" as the store's.
 gtest_discover_tests(server_rpc_tests TEST_PREFIX "edge." PROPERTIES LABELS "postgres" TIMEOUT 120
   DISCOVERY_TIMEOUT 60)
+
+# Real warpwatch-server processes without a database: what a hostile client costs the server in
+# peak RSS (issue 23).
+add_executable(server_process_tests
+  hostile/unauthenticated_cost_process_test.cc
+  ${PROJECT_SOURCE_DIR}/tests/e2e/child_process.cc)
+target_link_libraries(server_process_tests PRIVATE
+  warpwatch_test_support gRPC::grpc++ GTest::gtest_main)
+target_compile_definitions(server_process_tests PRIVATE
+  WARPWATCH_SERVER_PATH="$<TARGET_FILE:warpwatch-server>")
+add_dependencies(server_process_tests warpwatch-server)
+warpwatch_strict(server_process_tests)
+gtest_discover_tests(server_process_tests TEST_PREFIX "edge." PROPERTIES LABELS "server"
+  TIMEOUT 120)

@@ -9,15 +9,18 @@
 #include <sstream>
 #include <string>
 
+#include "common/net/local_target.h"
+
 namespace warpwatch::worker {
 namespace {
 
-StatusOr<std::string> ReadFile(const std::string& path) {
+// `what` names the file in errors ("TLS CA file").
+StatusOr<std::string> ReadFile(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFoundError("cannot read TLS CA file " + path);
+  if (!in) return NotFoundError("cannot read " + what + " " + path);
   std::ostringstream text;
   text << in.rdbuf();
-  if (text.str().empty()) return InvalidArgumentError("TLS CA file " + path + " is empty");
+  if (text.str().empty()) return InvalidArgumentError(what + " " + path + " is empty");
   return text.str();
 }
 
@@ -26,11 +29,27 @@ int Millis(double seconds) { return static_cast<int>(seconds * 1000); }
 }  // namespace
 
 StatusOr<std::shared_ptr<grpc::Channel>> MakeServerChannel(const ClientOptions& options) {
+  if (!options.token.empty() && options.tls_ca_file.empty() && !IsLocalTarget(options.server) &&
+      !options.allow_plaintext_token) {
+    return InvalidArgumentError(
+        "the bearer token would travel in plaintext to " + options.server +
+        ", which is not on this host; give --tls-ca (TLS), or --allow-plaintext-token to send it "
+        "anyway (a private network, or a proxy that terminates TLS)");
+  }
+  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
+    return InvalidArgumentError("--tls-cert and --tls-key: give both or neither");
+  }
+  if (!options.tls_cert_file.empty() && options.tls_ca_file.empty()) {
+    return InvalidArgumentError("--tls-cert: needs --tls-ca (a client certificate is TLS)");
+  }
   std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
   if (!options.tls_ca_file.empty()) {
-    ASSIGN_OR_RETURN(std::string ca, ReadFile(options.tls_ca_file));
     grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = ca;
+    ASSIGN_OR_RETURN(ssl.pem_root_certs, ReadFile(options.tls_ca_file, "TLS CA file"));
+    if (!options.tls_cert_file.empty()) {
+      ASSIGN_OR_RETURN(ssl.pem_cert_chain, ReadFile(options.tls_cert_file, "TLS certificate file"));
+      ASSIGN_OR_RETURN(ssl.pem_private_key, ReadFile(options.tls_key_file, "TLS key file"));
+    }
     credentials = grpc::SslCredentials(ssl);
   }
   grpc::ChannelArguments args;

@@ -12,8 +12,11 @@
 
 namespace warpwatch::worker {
 
-// A channel to options.server. With tls_ca_file set, TLS verified against that CA (NOT_FOUND when
-// the file cannot be read, INVALID_ARGUMENT when it is empty). The channel connects lazily: an
+// A channel to options.server. With tls_ca_file set, TLS verified against that CA, presenting
+// tls_cert_file/tls_key_file when set (mTLS). NOT_FOUND when a file cannot be read;
+// INVALID_ARGUMENT when one is empty, for a certificate without its key (or the reverse) or
+// without a CA, and for a token that would travel in plaintext to a server that is not on this
+// host (common/net/local_target.h) unless allow_plaintext_token. The channel connects lazily: an
 // unreachable server is not an error here; calls then answer UNAVAILABLE.
 StatusOr<std::shared_ptr<grpc::Channel>> MakeServerChannel(const ClientOptions& options);
 

@@ -47,7 +47,16 @@ CLI::App* AddServeCommand(CLI::App& app, ServeOptions* o) {
                "--token-file FILE or the WARPWATCH_TOKEN environment variable";
       })
       ->group("");
-  serve->add_option("--tls-ca", o->client.tls_ca_file, "PEM CA to verify the server (TLS)");
+  serve->add_option("--tls-ca", o->client.tls_ca_file, "PEM CA to verify the server (TLS)")
+      ->envname("WARPWATCH_TLS_CA");
+  serve
+      ->add_option("--tls-cert", o->client.tls_cert_file,
+                   "PEM client certificate, for servers that require one (mTLS); needs --tls-ca")
+      ->envname("WARPWATCH_TLS_CERT");
+  serve->add_option("--tls-key", o->client.tls_key_file, "PEM private key of --tls-cert")
+      ->envname("WARPWATCH_TLS_KEY");
+  serve->add_flag("--allow-plaintext-token", o->client.allow_plaintext_token,
+                  "send the token without TLS to a server that is not on this host");
   serve->add_option("--gpus", o->gpus, "GPUs to serve: all, or ordinals 0,1")
       ->capture_default_str();
   serve->add_option("--labels", o->labels, "worker labels k=v,k2=v2 (for job selectors)");

@@ -1,15 +1,15 @@
 // File: server/metrics/detail/rpc_interceptor.cc
 #include "server/metrics/detail/rpc_interceptor.h"
 
+#include <utility>
+
 #include "common/status/status.h"
 #include "server/metrics/server_metrics.h"
 
 namespace warpwatch::server::metrics::detail {
 
-RpcMetricsInterceptor::RpcMetricsInterceptor(ServerMetrics* metrics, const char* method)
-    : metrics_(metrics),
-      method_(method != nullptr && method[0] == '/' ? method + 1 : (method ? method : "")),
-      start_(std::chrono::steady_clock::now()) {}
+RpcMetricsInterceptor::RpcMetricsInterceptor(ServerMetrics* metrics, std::string method)
+    : metrics_(metrics), method_(std::move(method)), start_(std::chrono::steady_clock::now()) {}
 
 RpcMetricsInterceptor::~RpcMetricsInterceptor() {
   // A call that never sent a status was cancelled (client went away, deadline, shutdown).
@@ -33,7 +33,7 @@ void RpcMetricsInterceptor::Record(const std::string& code) {
 
 grpc::experimental::Interceptor* RpcMetricsInterceptorFactory::CreateServerInterceptor(
     grpc::experimental::ServerRpcInfo* info) {
-  return new RpcMetricsInterceptor(metrics_, info->method());
+  return new RpcMetricsInterceptor(metrics_, metrics_->RpcLabel(info->method()));
 }
 
 }  // namespace warpwatch::server::metrics::detail

@@ -18,7 +18,8 @@ namespace warpwatch::server::metrics::detail {
 // One per call (gRPC creates it when the call starts and deletes it when the call ends).
 class RpcMetricsInterceptor : public grpc::experimental::Interceptor {
  public:
-  RpcMetricsInterceptor(ServerMetrics* metrics, const char* method);
+  // `method`: the call's label (ServerMetrics::RpcLabel).
+  RpcMetricsInterceptor(ServerMetrics* metrics, std::string method);
   ~RpcMetricsInterceptor() override;
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override;
 
@@ -26,7 +27,7 @@ class RpcMetricsInterceptor : public grpc::experimental::Interceptor {
   void Record(const std::string& code);
 
   ServerMetrics* metrics_;
-  std::string method_;  // without the leading '/'
+  std::string method_;  // the label: a served method without the leading '/', or "unknown"
   std::chrono::steady_clock::time_point start_;
   bool recorded_ = false;
 };

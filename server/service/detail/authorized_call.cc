@@ -11,8 +11,17 @@
 namespace warpwatch::server::detail {
 
 bool HidesDetail(const Status& status) {
-  return status.code() == StatusCode::kInternal || status.code() == StatusCode::kUnknown ||
-         status.code() == StatusCode::kDataLoss;
+  switch (status.code()) {
+    case StatusCode::kInternal:
+    case StatusCode::kUnknown:
+    case StatusCode::kDataLoss:
+    case StatusCode::kUnavailable:
+    case StatusCode::kAborted:
+    case StatusCode::kDeadlineExceeded:
+      return true;
+    default:
+      return false;
+  }
 }
 
 std::string NewRequestId() {
@@ -24,7 +33,22 @@ std::string NewRequestId() {
 
 Status ClientStatus(const Status& status, const std::string& request_id) {
   if (!HidesDetail(status)) return status;
-  return Status(status.code(), "internal error (request id " + request_id +
+  std::string what;
+  switch (status.code()) {
+    case StatusCode::kUnavailable:
+      what = "unavailable: the database did not answer or the server is stopping; retry later";
+      break;
+    case StatusCode::kAborted:
+      what = "aborted: a concurrent change conflicted with this one; retry";
+      break;
+    case StatusCode::kDeadlineExceeded:
+      what = "the database took too long; retry later or ask for less";
+      break;
+    default:
+      what = "internal error";
+      break;
+  }
+  return Status(status.code(), what + " (request id " + request_id +
                                    "); the server log has the details under that id");
 }
 

@@ -23,15 +23,18 @@ void LogCallFailure(std::string_view method, const grpc::ServerContextBase& cont
                     const std::string& principal, const Status& status,
                     const std::string& request_id = "");
 
-// Whether `status` may carry server internals (SQL text, table names): INTERNAL, UNKNOWN and
-// DATA_LOSS. Clients get a generic message for these (ClientStatus).
+// Whether `status` may carry server internals (libpq's text: database host, port, user,
+// relation names; SQL): INTERNAL, UNKNOWN, DATA_LOSS, and the codes the store gives database
+// trouble, UNAVAILABLE, ABORTED and DEADLINE_EXCEEDED. Clients get a fixed message for these
+// (ClientStatus).
 bool HidesDetail(const Status& status);
 
 // A fresh random request id: 16 hex digits. Thread-safe.
 std::string NewRequestId();
 
 // What the client sees of a failed call: `status` itself, or for HidesDetail codes the same
-// code with "internal error (request id <request_id>) ..." and nothing of the original message.
+// code with a fixed message for the code ("unavailable: ... (request id <request_id>); the
+// server log has the details under that id") and nothing of the original message.
 Status ClientStatus(const Status& status, const std::string& request_id);
 
 // The answer to a call that failed with `status` after authorization: logged (under a fresh request

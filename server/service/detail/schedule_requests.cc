@@ -45,6 +45,31 @@ Status ValidateScheduleName(const std::string& name, const std::string& field) {
   return OkStatus();
 }
 
+Status ValidateTimeZoneName(const std::string& zone, const std::string& field) {
+  if (zone.empty()) return InvalidArgumentError(field + ": empty");
+  if (zone.size() > kMaxTimeZoneLength) {
+    return InvalidArgumentError(field + ": " + std::to_string(zone.size()) +
+                                " characters, longer than the limit of " +
+                                std::to_string(kMaxTimeZoneLength));
+  }
+  bool part_start = true;
+  for (char c : zone) {
+    const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    const bool ok = part_start ? letter
+                               : letter || (c >= '0' && c <= '9') || c == '_' || c == '+' ||
+                                     c == '-' || c == '/';
+    if (!ok) {
+      return InvalidArgumentError(
+          field +
+          ": not an IANA time zone name (\"Area/Location\": parts of [A-Za-z0-9_+-] "
+          "separated by '/', each starting with a letter)");
+    }
+    part_start = c == '/';
+  }
+  if (part_start) return InvalidArgumentError(field + ": ends with '/'");
+  return OkStatus();
+}
+
 StatusOr<schedule::ScheduleWrite> BuildScheduleWrite(const v1::Schedule& requested,
                                                      const validation::SpecLimits& limits,
                                                      absl::Time now) {
@@ -63,6 +88,7 @@ StatusOr<schedule::ScheduleWrite> BuildScheduleWrite(const v1::Schedule& request
   s.set_allow_overlap(requested.allow_overlap());
   s.set_enabled(requested.has_enabled() ? requested.enabled() : true);
   if (s.cron().empty()) return InvalidArgumentError("schedule.cron: required");
+  RETURN_IF_ERROR(ValidateTimeZoneName(s.time_zone(), "schedule.time_zone"));
   StatusOr<schedule::Cron> cron = schedule::Cron::Parse(s.cron(), s.time_zone());
   if (!cron.ok()) {
     const std::string& m = cron.status().message();

@@ -23,6 +23,15 @@ inline constexpr size_t kMaxScheduleNameLength = 63;
 // 1-63 characters of [a-z0-9._-], the first a letter or digit. `field` names it in errors.
 Status ValidateScheduleName(const std::string& name, const std::string& field);
 
+// The longest IANA time zone name a schedule may use ("America/Argentina/ComodRivadavia" is 32).
+inline constexpr size_t kMaxTimeZoneLength = 64;
+// An IANA time zone name by its shape, before anything loads it: at most kMaxTimeZoneLength
+// characters, '/'-separated parts each starting with a letter and made of [A-Za-z0-9_+-]
+// ("Europe/Berlin", "Etc/GMT+5", "UTC"). Refuses paths ("/etc/passwd", "../x") and junk, which
+// absl::LoadTimeZone would try to open and cache forever. INVALID_ARGUMENT naming `field` and the
+// rule or limit broken.
+Status ValidateTimeZoneName(const std::string& zone, const std::string& field);
+
 // The write a Create (or a full-replace Update) stores: defaults applied (time zone "UTC", policy
 // SKIP, enabled true when unset), output-only fields cleared, the template checked (its selector
 // must be empty) with the schedule's selector, next_fire_at = the first due time after `now`.

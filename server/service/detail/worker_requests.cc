@@ -17,6 +17,14 @@ Status Required(const std::string& value, const char* field) {
   return OkStatus();
 }
 
+// At most kMaxWorkerTextLength bytes (may be empty).
+Status Bounded(const std::string& value, const std::string& field) {
+  if (value.size() <= kMaxWorkerTextLength) return OkStatus();
+  return InvalidArgumentError(field + ": " + std::to_string(value.size()) +
+                              " bytes, longer than the limit of " +
+                              std::to_string(kMaxWorkerTextLength));
+}
+
 // Timestamp's range (google/protobuf/timestamp.proto); the binary wire format carries any value.
 bool InTimestampRange(const google::protobuf::Timestamp& ts) {
   return ts.seconds() >= -62135596800 && ts.seconds() <= 253402300799 && ts.nanos() >= 0 &&
@@ -62,12 +70,20 @@ Status ValidateRegister(const v1::RegisterRequest& request) {
     if (!uuids.insert(request.devices(i).uuid()).second) {
       return InvalidArgumentError(field + ": \"" + request.devices(i).uuid() + "\" listed twice");
     }
+    const std::string prefix = "devices[" + std::to_string(i) + "].";
+    RETURN_IF_ERROR(Bounded(request.devices(i).name(), prefix + "name"));
+    RETURN_IF_ERROR(Bounded(request.devices(i).pci_bus_id(), prefix + "pci_bus_id"));
   }
   return OkStatus();
 }
 
 Status ValidateHeartbeat(const v1::HeartbeatRequest& request) {
   RETURN_IF_ERROR(Required(request.worker_id(), "worker_id"));
+  if (request.running_run_ids_size() > kMaxHeartbeatRunIds) {
+    return ResourceExhaustedError(
+        "running_run_ids: " + std::to_string(request.running_run_ids_size()) +
+        " in one heartbeat, more than the limit of " + std::to_string(kMaxHeartbeatRunIds));
+  }
   for (int i = 0; i < request.running_run_ids_size(); ++i) {
     const std::string field = "running_run_ids[" + std::to_string(i) + "]";
     RETURN_IF_ERROR(Positive(request.running_run_ids(i), field.c_str()));

@@ -21,10 +21,14 @@ inline constexpr size_t kMaxWorkerTextLength = 256;  // ids, hostname, version, 
 inline constexpr size_t kMaxWorkerLabels = 64;
 inline constexpr int kMaxWorkerDevices = 64;
 inline constexpr size_t kMaxErrorLength = 64 * 1024;  // FinishJob.error
+// Runs one heartbeat may name: a worker runs one job per GPU, with room for runs being handed back.
+inline constexpr int kMaxHeartbeatRunIds = 4 * kMaxWorkerDevices;
 
-// hostname set; devices with distinct non-empty uuids; bounded labels and text.
+// hostname set; devices with distinct non-empty uuids; bounded labels and text (device names and
+// PCI bus ids included).
 Status ValidateRegister(const v1::RegisterRequest& request);
-// worker_id set; run ids > 0.
+// worker_id set; run ids > 0; at most kMaxHeartbeatRunIds of them (RESOURCE_EXHAUSTED naming the
+// limit).
 Status ValidateHeartbeat(const v1::HeartbeatRequest& request);
 // worker_id, device_uuid set; wait_seconds finite and >= 0.
 Status ValidateAcquireJob(const v1::AcquireJobRequest& request);

@@ -40,5 +40,41 @@ TEST(WorkerRequestsTest, UploadWithAMeasuredAtOutOfRangeIsRefusedNamingTheField)
             StatusCode::kInvalidArgument);
 }
 
+// Issue 23: lists and strings a worker sends have bounds, checked at the edge.
+TEST(WorkerRequestsTest, AHeartbeatNamingMoreRunsThanTheLimitIsResourceExhausted) {
+  v1::HeartbeatRequest request;
+  request.set_worker_id("worker-1");
+  for (int i = 1; i <= kMaxHeartbeatRunIds; ++i) request.add_running_run_ids(i);
+  EXPECT_TRUE(ValidateHeartbeat(request).ok());
+  request.add_running_run_ids(kMaxHeartbeatRunIds + 1);
+  const Status status = ValidateHeartbeat(request);
+  EXPECT_EQ(status.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(status.message().find("running_run_ids: " + std::to_string(kMaxHeartbeatRunIds + 1) +
+                                  " in one heartbeat, more than the limit of " +
+                                  std::to_string(kMaxHeartbeatRunIds)),
+            std::string::npos)
+      << status.message();
+}
+
+TEST(WorkerRequestsTest, ADeviceNameOverTheLimitIsRefusedNamingTheFieldAndTheLimit) {
+  v1::RegisterRequest request;
+  request.set_hostname("node-1");
+  v1::Device* device = request.add_devices();
+  device->set_uuid("GPU-1");
+  device->set_name(std::string(kMaxWorkerTextLength, 'H'));
+  EXPECT_TRUE(ValidateRegister(request).ok());
+  device->set_name(std::string(kMaxWorkerTextLength + 1, 'H'));
+  Status status = ValidateRegister(request);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("devices[0].name: 257 bytes, longer than the limit of 256"),
+            std::string::npos)
+      << status.message();
+  device->set_name("NVIDIA H100 80GB HBM3");
+  device->set_pci_bus_id(std::string(1 << 20, '0'));
+  status = ValidateRegister(request);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("devices[0].pci_bus_id"), std::string::npos) << status.message();
+}
+
 }  // namespace
 }  // namespace warpwatch::server::detail

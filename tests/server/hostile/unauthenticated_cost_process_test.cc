@@ -1,0 +1,189 @@
+// File: tests/server/hostile/unauthenticated_cost_process_test.cc
+// Nothing unauthenticated costs the server more than it sends (issue 23): 32 MiB requests to the
+// large-message methods, made of what parsing amplifies most (empty repeated sub-messages, unknown
+// fields), sent to a real warpwatch-server process in token mode over a real channel. The server's
+// peak RSS (VmHWM in /proc/PID/status) may rise by the bytes received, not by their parse: at
+// most 64 MiB. No database is needed: the server refuses before it would use one.
+// WARPWATCH_SERVER_UNDER_TEST=/path/to/warpwatch-server measures another build (an older one
+// fails these tests: that is how the figures in docs/results/hostile_clients.md were taken).
+#include <grpcpp/create_channel.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/e2e/child_process.h"
+#include "tests/support/free_port.h"
+
+namespace warpwatch::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kWorkerToken = "worker-token-5d1e2f3a4b";
+constexpr const char* kReaderToken = "reader-token-6c7d8e9f0a";
+constexpr size_t kAttackBytes = 32u << 20;
+constexpr int64_t kMaxRiseKib = 64 << 10;  // 64 MiB
+
+std::string ServerPath() {
+  const char* other = std::getenv("WARPWATCH_SERVER_UNDER_TEST");
+  return other != nullptr && other[0] != '\0' ? other : WARPWATCH_SERVER_PATH;
+}
+
+// `pair` (two bytes of protobuf wire format) repeated to kAttackBytes.
+grpc::ByteBuffer Repeated(const char pair[2]) {
+  std::string bytes(kAttackBytes, '\0');
+  for (size_t i = 0; i < bytes.size(); i += 2) {
+    bytes[i] = pair[0];
+    bytes[i + 1] = pair[1];
+  }
+  grpc::Slice slice(bytes);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+// A request of no bytes (an empty message); a default ByteBuffer cannot be sent.
+grpc::ByteBuffer Empty() {
+  grpc::Slice slice(std::string{});
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+// Field 4 (UploadMeasurementsRequest.measurements), an empty Measurement: 0x22 0x00.
+grpc::ByteBuffer EmptyMeasurements() { return Repeated("\x22\x00"); }
+// Field 15 as a varint 0, unknown to UploadRunRequest: 0x78 0x00.
+grpc::ByteBuffer UnknownFields() { return Repeated("\x78\x00"); }
+// Field 4 (RegisterRequest.devices), an empty Device.
+grpc::ByteBuffer EmptyDevices() { return Repeated("\x22\x00"); }
+
+// A kB figure of /proc/PID/status ("VmHWM", "VmRSS"); -1 when unreadable.
+int64_t StatusKib(pid_t pid, const std::string& key) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind(key + ":", 0) == 0) return std::stoll(line.substr(key.size() + 1));
+  }
+  return -1;
+}
+
+class UnauthenticatedCostProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/warpwatch-cost-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    const std::string tokens = dir_ + "/tokens";
+    std::ofstream(tokens) << kWorkerToken << " worker node-1\n" << kReaderToken << " reader r\n";
+    StatusOr<int> port = FreeLoopbackPort();
+    ASSERT_TRUE(port.ok()) << port.status().ToString();
+    address_ = "127.0.0.1:" + std::to_string(*port);
+    // Port 1 has no PostgreSQL: the server starts (health NOT_SERVING) and never needs one here.
+    StatusOr<std::unique_ptr<e2e::ChildProcess>> server = e2e::ChildProcess::Start(
+        {ServerPath(), "--listen=" + address_, "--tokens-file=" + tokens,
+         "--database-url=postgresql://nobody@127.0.0.1:1/none?connect_timeout=1",
+         "--metrics-listen", "", "--shutdown-grace-seconds=1"},
+        dir_ + "/server.log");
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    server_ = std::move(*server);
+    // Short reconnect backoff: the server is still starting when the first calls go out.
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 50);
+    args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 200);
+    channel_ = grpc::CreateCustomChannel(address_, grpc::InsecureChannelCredentials(), args);
+    // Serving once a call is answered UNAUTHENTICATED (no token).
+    bool ready = false;
+    for (auto end = std::chrono::steady_clock::now() + 30s;
+         !ready && std::chrono::steady_clock::now() < end && server_->running();) {
+      ready = Call("/warpwatch.v1.JobService/GetJob", Empty(), "").error_code() ==
+              grpc::StatusCode::UNAUTHENTICATED;
+      if (!ready) std::this_thread::sleep_for(50ms);
+    }
+    ASSERT_TRUE(ready) << server_->LogTail();
+    start_hwm_kib_ = StatusKib(server_->pid(), "VmHWM");
+    ASSERT_GT(start_hwm_kib_, 0);
+  }
+
+  void TearDown() override {
+    server_.reset();  // SIGKILL
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  grpc::Status Call(const std::string& method, const grpc::ByteBuffer& request,
+                    const std::string& token) {
+    grpc::GenericStub stub(channel_);
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + 60s);
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    grpc::ByteBuffer response;
+    std::promise<grpc::Status> done;
+    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
+                   [&done](grpc::Status status) { done.set_value(std::move(status)); });
+    return done.get_future().get();
+  }
+
+  // Sends `request` and asserts the answer and the server's peak RSS rise since SetUp.
+  void ExpectCheap(const std::string& method, const grpc::ByteBuffer& request,
+                   const std::string& token, grpc::StatusCode expected) {
+    const auto start = std::chrono::steady_clock::now();
+    const grpc::Status status = Call(method, request, token);
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start);
+    EXPECT_EQ(status.error_code(), expected) << method << ": " << status.error_message();
+    const int64_t hwm = StatusKib(server_->pid(), "VmHWM");
+    std::printf(
+        "%s, %zu bytes, %s: code %d in %lld ms; server VmHWM %lld -> %lld KiB (+%lld), VmRSS now "
+        "%lld KiB\n",
+        method.c_str(), request.Length(), token.empty() ? "no token" : "token",
+        static_cast<int>(status.error_code()), static_cast<long long>(took.count()),
+        static_cast<long long>(start_hwm_kib_), static_cast<long long>(hwm),
+        static_cast<long long>(hwm - start_hwm_kib_),
+        static_cast<long long>(StatusKib(server_->pid(), "VmRSS")));
+    EXPECT_LE(hwm - start_hwm_kib_, kMaxRiseKib) << method << ": peak RSS rose by more than 64 MiB";
+    ASSERT_TRUE(server_->running()) << server_->LogTail();
+  }
+
+  std::string dir_;
+  std::string address_;
+  std::unique_ptr<e2e::ChildProcess> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  int64_t start_hwm_kib_ = 0;
+};
+
+TEST_F(UnauthenticatedCostProcessTest, UploadMeasurementsWithoutATokenCostsOnlyTheBytesSent) {
+  ExpectCheap("/warpwatch.v1.WorkerService/UploadMeasurements", EmptyMeasurements(), "",
+              grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(UnauthenticatedCostProcessTest, UploadRunWithoutATokenCostsOnlyTheBytesSent) {
+  ExpectCheap("/warpwatch.v1.ResultService/UploadRun", UnknownFields(), "",
+              grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(UnauthenticatedCostProcessTest, UploadRunFromARoleThatMayNotUploadIsRefusedUnparsed) {
+  ExpectCheap("/warpwatch.v1.ResultService/UploadRun", UnknownFields(), kReaderToken,
+              grpc::StatusCode::PERMISSION_DENIED);
+}
+
+TEST_F(UnauthenticatedCostProcessTest, AWorkersUploadOverItsByteLimitIsRefusedUnparsed) {
+  ExpectCheap("/warpwatch.v1.WorkerService/UploadMeasurements", EmptyMeasurements(), kWorkerToken,
+              grpc::StatusCode::RESOURCE_EXHAUSTED);
+}
+
+// Not met yet (docs/results/hostile_clients.md): gRPC 1.51 applies one receive limit to every
+// method of a server, UploadRun's 32 MiB, and parses the requests of the methods not served raw
+// before their handler runs. Run with --gtest_also_run_disabled_tests to measure it.
+TEST_F(UnauthenticatedCostProcessTest, DISABLED_RegisterWithoutATokenCostsOnlyTheBytesSent) {
+  ExpectCheap("/warpwatch.v1.WorkerService/Register", EmptyDevices(), "",
+              grpc::StatusCode::UNAUTHENTICATED);
+}
+
+}  // namespace
+}  // namespace warpwatch::testing
