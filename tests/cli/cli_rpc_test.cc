@@ -21,7 +21,18 @@ class CliRpcTest : public RpcTest {
  protected:
   // Runs `warpwatch --server <this server> <args>` (args are shell words; `env` is prepended).
   Result Cli(const std::string& args, const std::string& env = "") {
-    return RunRaw(env + " " + WARPWATCH_CLI_PATH + " --server " + Address() + " " + args);
+    return RunRaw(CliCommand(args, env));
+  }
+  std::string CliCommand(const std::string& args, const std::string& env = "") const {
+    return env + " " + WARPWATCH_CLI_PATH + " --server " + Address() + " " + args;
+  }
+
+  // Times `line` appears in what a command started with RunCommandInto(base, ...) has printed.
+  static int LinesWith(const std::string& base, const std::string& line) {
+    const std::string out = ReadFileText(base + ".out");
+    int n = 0;
+    for (size_t at = out.find(line); at != std::string::npos; at = out.find(line, at + 1)) ++n;
+    return n;
   }
 
   Result RunRaw(const std::string& command) { return RunCommand(dir_.path(), command); }
@@ -187,39 +198,55 @@ TEST_F(CliRpcTest, HelpDocumentsTheExitCodes) {
   EXPECT_NE(r.out.find("5  unavailable"), std::string::npos) << r.out;
 }
 
+// The watch runs on its own thread; the job is cancelled once the watch has printed it queued
+// (before that, the watch would see only CANCELLED). A wait that times out is a failure, and the
+// cancel still follows, so the watch ends.
 TEST_F(CliRpcTest, WatchPrintsPlainLinesUntilTheJobEnds) {
   StartServer();
   const int64_t id = SubmitId();
+  const std::string queued = "job " + std::to_string(id) + " QUEUED 0/1 0%";
+  const std::string base = dir_.path() + "/watch";
   Result watch;
-  std::thread watcher([&] { watch = Cli("watch " + std::to_string(id)); });
-  std::this_thread::sleep_for(1000ms);
+  std::thread watcher([&, command = CliCommand("watch " + std::to_string(id))] {
+    watch = RunCommandInto(base, command);
+  });
+  EXPECT_TRUE(WaitUntil([&] { return LinesWith(base, queued) >= 1; }, 30s))
+      << ReadFileText(base + ".out") << ReadFileText(base + ".err");
   Result cancel = Cli("cancel " + std::to_string(id));
   watcher.join();
   ASSERT_EQ(cancel.exit_code, 0) << cancel.err;
   EXPECT_EQ(watch.exit_code, 7) << watch.err;  // ended, but not SUCCEEDED
-  EXPECT_NE(watch.out.find("job " + std::to_string(id) + " QUEUED 0/1 0%"), std::string::npos)
-      << watch.out;
+  EXPECT_NE(watch.out.find(queued), std::string::npos) << watch.out;
   EXPECT_NE(watch.out.find("job " + std::to_string(id) + " CANCELLED"), std::string::npos)
       << watch.out;
   EXPECT_EQ(watch.out.find('\r'), std::string::npos);  // no progress bar when not a TTY
   EXPECT_NE(watch.err.find("CANCELLED"), std::string::npos) << watch.err;
 }
 
+// Each step waits for what the watch prints: the job queued from the first server, then queued
+// again from the restarted one (the watch reconnected), and only then is the job cancelled.
 TEST_F(CliRpcTest, WatchKeepsWatchingAcrossAServerRestart) {
   StartServer();
   const int port = runtime_->port();
   const int64_t id = SubmitId();
+  const std::string queued = "job " + std::to_string(id) + " QUEUED 0/1 0%";
+  const std::string base = dir_.path() + "/watch";
   Result watch;
-  std::thread watcher([&] { watch = Cli("watch " + std::to_string(id)); });
-  std::this_thread::sleep_for(1000ms);
+  std::thread watcher([&, command = CliCommand("watch " + std::to_string(id))] {
+    watch = RunCommandInto(base, command);
+  });
+  EXPECT_TRUE(WaitUntil([&] { return LinesWith(base, queued) >= 1; }, 30s))
+      << ReadFileText(base + ".out") << ReadFileText(base + ".err");
   // The server shuts down (WatchJob ends UNAVAILABLE "watch again") and comes back.
   runtime_->Shutdown(std::chrono::milliseconds(2000));
   runtime_.reset();
-  std::this_thread::sleep_for(500ms);
+  std::this_thread::sleep_for(500ms);  // down for a moment: the watch retries meanwhile
   server::ServerConfig config = TestConfig();
   config.listen = "127.0.0.1:" + std::to_string(port);
   StartServer(config);
-  std::this_thread::sleep_for(1000ms);
+  EXPECT_TRUE(WaitUntil([&] { return LinesWith(base, queued) >= 2; }, 60s))
+      << "the watch did not follow the restarted server: " << ReadFileText(base + ".out")
+      << ReadFileText(base + ".err");
   Result cancel = Cli("cancel " + std::to_string(id));
   watcher.join();
   ASSERT_EQ(cancel.exit_code, 0) << cancel.err;

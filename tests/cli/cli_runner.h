@@ -6,6 +6,7 @@
 
 #include <sys/wait.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -28,10 +29,9 @@ inline std::string ReadFileText(const std::string& path) {
 
 // Runs `command` (shell words, led by any NAME=VALUE assignments) under `env` with
 // WARPWATCH_SERVER, WARPWATCH_TOKEN and WARPWATCH_TOKEN_FILE removed, stdin closed, and stdout and
-// stderr captured in files under `dir`. Not thread-safe (a counter names the files).
-inline CliResult RunCommand(const std::string& dir, const std::string& command) {
-  static int counter = 0;
-  const std::string base = dir + "/run" + std::to_string(++counter);
+// stderr captured in `base`.out and `base`.err (readable while the command runs: a test can wait
+// for a line a long-running command prints). Thread-safe for distinct `base`s.
+inline CliResult RunCommandInto(const std::string& base, const std::string& command) {
   const std::string full = "env -u WARPWATCH_SERVER -u WARPWATCH_TOKEN -u WARPWATCH_TOKEN_FILE " +
                            command + " >" + base + ".out 2>" + base + ".err </dev/null";
   const int status = std::system(full.c_str());
@@ -40,6 +40,12 @@ inline CliResult RunCommand(const std::string& dir, const std::string& command) 
   result.out = ReadFileText(base + ".out");
   result.err = ReadFileText(base + ".err");
   return result;
+}
+
+// RunCommandInto with files named dir/runN, N counting calls. Thread-safe.
+inline CliResult RunCommand(const std::string& dir, const std::string& command) {
+  static std::atomic<int> counter{0};
+  return RunCommandInto(dir + "/run" + std::to_string(++counter), command);
 }
 
 }  // namespace warpwatch::testing

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -25,16 +27,46 @@ bool WaitFor(const std::function<bool()>& condition, std::chrono::seconds limit)
   return condition();
 }
 
+// The fixture's store, telling the test when the loop waits for a NOTIFY: a wait that begins
+// after an earlier one returned OK is on a LISTENing connection (the first one LISTENs).
+class ListenProbe : public analysis::AnalysisStore {
+ public:
+  explicit ListenProbe(analysis::AnalysisStore* store) : store_(store) {}
+  StatusOr<std::optional<int64_t>> AnalyzeNextRun(const Analyze& analyze) override {
+    return store_->AnalyzeNextRun(analyze);
+  }
+  StatusOr<int> OpenSuspectsOfAbandonedConfirmations() override {
+    return store_->OpenSuspectsOfAbandonedConfirmations();
+  }
+  StatusOr<int> CancelStaleConfirmations(std::chrono::seconds max_queued) override {
+    return store_->CancelStaleConfirmations(max_queued);
+  }
+  StatusOr<bool> WaitForFinishedRun(std::chrono::milliseconds timeout) override {
+    if (listening_) ++waits_listening_;
+    StatusOr<bool> woken = store_->WaitForFinishedRun(timeout);
+    if (woken.ok()) listening_ = true;
+    return woken;
+  }
+  // True once the loop has finished its passes and waits on LISTEN: a run finished from now on
+  // can only be analysed when its NOTIFY wakes the loop (or at the fallback timer).
+  bool WaitingOnListen() const { return waits_listening_ > 0; }
+
+ private:
+  analysis::AnalysisStore* store_;
+  std::atomic<bool> listening_{false};
+  std::atomic<int> waits_listening_{0};
+};
+
 using AnalysisLoopTest = AnalysisTest;
 
 TEST_F(AnalysisLoopTest, AFinishedRunIsAnalysedWhenItsNotificationArrives) {
   analysis::AnalysisLoopOptions options;
   options.fallback_interval = std::chrono::minutes(5);  // only the NOTIFY can wake it in time
-  analysis::AnalysisLoop loop(analysis_store_.get(), options);
+  ListenProbe probe(analysis_store_.get());
+  analysis::AnalysisLoop loop(&probe, options);
   loop.Start();
   // The first pass finds nothing and the loop waits on LISTEN.
-  std::this_thread::sleep_for(milliseconds(1500));
-  EXPECT_EQ(loop.analysed(), 0);
+  ASSERT_TRUE(WaitFor([&] { return probe.WaitingOnListen(); }, std::chrono::seconds(30)));
   const int64_t run = AddRun({Point{}});
   EXPECT_TRUE(WaitFor(
       [&] {
@@ -68,9 +100,10 @@ v1::Measurement MeasurementOf(double median) {
 TEST_F(AnalysisLoopTest, RunsFinishedByAWorkerOrUploadedAreAnalysedOnTheirNotification) {
   analysis::AnalysisLoopOptions options;
   options.fallback_interval = std::chrono::minutes(5);
-  analysis::AnalysisLoop loop(analysis_store_.get(), options);
+  ListenProbe probe(analysis_store_.get());
+  analysis::AnalysisLoop loop(&probe, options);
   loop.Start();
-  std::this_thread::sleep_for(milliseconds(1500));  // first pass done, waiting on LISTEN
+  ASSERT_TRUE(WaitFor([&] { return probe.WaitingOnListen(); }, std::chrono::seconds(30)));
 
   const std::string worker = Register({MakeDevice(kDeviceA, kModel)});
   const v1::Job job = Enqueue();

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <prometheus/registry.h>
 
-#include <map>
 #include <string>
 
 #include "tests/server/metrics/registry_samples.h"
@@ -24,7 +23,7 @@ TEST(FleetMetricsTest, IngestedMeasurementsAreCountedByResult) {
   FleetMetrics metrics(registry);
   metrics.AddIngested(3, 0);
   metrics.AddIngested(1, 3);
-  std::map<std::string, double> samples = Samples(registry);
+  ScrapedSamples samples = Samples(registry);
   EXPECT_EQ(samples["warpwatch_measurements_ingested_total{result=inserted}"], 4);
   EXPECT_EQ(samples["warpwatch_measurements_ingested_total{result=duplicate}"], 3);
 }
@@ -34,7 +33,7 @@ TEST(FleetMetricsTest, WorkersAreCountedByStateFromTheLatestListing) {
   FleetMetrics metrics(registry);
   metrics.SetWorkers({Worker(v1::WORKER_STATE_ONLINE), Worker(v1::WORKER_STATE_OFFLINE),
                       Worker(v1::WORKER_STATE_ONLINE)});
-  std::map<std::string, double> samples = Samples(registry);
+  ScrapedSamples samples = Samples(registry);
   EXPECT_EQ(samples["warpwatch_workers{state=online}"], 2);
   EXPECT_EQ(samples["warpwatch_workers{state=offline}"], 1);
   metrics.SetWorkers({Worker(v1::WORKER_STATE_OFFLINE)});
@@ -47,7 +46,7 @@ TEST(FleetMetricsTest, JobsAreCountedByStateWithAbsentStatesAtZero) {
   prometheus::Registry registry;
   FleetMetrics metrics(registry);
   metrics.SetJobs({{v1::JOB_STATE_QUEUED, 4}, {v1::JOB_STATE_RUNNING, 1}});
-  std::map<std::string, double> samples = Samples(registry);
+  ScrapedSamples samples = Samples(registry);
   EXPECT_EQ(samples["warpwatch_jobs{state=queued}"], 4);
   EXPECT_EQ(samples["warpwatch_jobs{state=running}"], 1);
   EXPECT_EQ(samples["warpwatch_jobs{state=succeeded}"], 0);

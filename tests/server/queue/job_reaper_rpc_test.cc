@@ -59,19 +59,37 @@ TEST_F(JobReaperRpcTest, AnExpiredLeaseIsRequeuedAndAnotherWorkerClaimsTheJob) {
   EXPECT_EQ(finished.state(), v1::JOB_STATE_SUCCEEDED);
 }
 
+// The event that shows the lease would have expired without the heartbeats: a job claimed just
+// after ours, by a worker that never heartbeats, is reaped. Ours heartbeats every 100 ms against a
+// 3 s lease (a heartbeat would have to stall for 3 s to lose it) until then.
 TEST_F(JobReaperRpcTest, HeartbeatsKeepTheLeaseAlive) {
-  StartServer(FastConfig());
+  server::ServerConfig config = FastConfig();
+  config.lease_seconds = 3;
+  StartServer(config);
   const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  const std::string silent = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
   const v1::Job job = Submit();
   const v1::AcquireJobResponse lease = Acquire(worker, "GPU-1", 0);
   ASSERT_TRUE(lease.has_job());
-  for (int i = 0; i < 8; ++i) {  // 2 s, twice the lease
-    std::this_thread::sleep_for(milliseconds(250));
-    v1::HeartbeatResponse beat;
-    ASSERT_TRUE(Heartbeat(worker, {lease.run_id()}, &beat).ok());
-    ASSERT_TRUE(beat.lost_run_ids().empty()) << "lost after " << (i + 1) * 250 << " ms";
-  }
+  ASSERT_EQ(lease.job().id(), job.id());
+  const v1::Job control = Submit();
+  ASSERT_TRUE(Acquire(silent, "GPU-2", 0).has_job());
+  int beats = 0;
+  const bool control_reaped = WaitUntil(
+      [&] {
+        v1::HeartbeatResponse beat;
+        const grpc::Status status = Heartbeat(worker, {lease.run_id()}, &beat);
+        EXPECT_TRUE(status.ok()) << status.error_message();
+        EXPECT_TRUE(beat.lost_run_ids().empty()) << "lost after " << beats << " heartbeats";
+        ++beats;
+        std::this_thread::sleep_for(milliseconds(100));
+        return GetJob(control.id()).state() == v1::JOB_STATE_QUEUED || HasFailure();
+      },
+      seconds(60));
+  ASSERT_FALSE(HasFailure());
+  ASSERT_TRUE(control_reaped) << "the silent worker's job was not reaped within a minute";
   EXPECT_EQ(GetJob(job.id()).state(), v1::JOB_STATE_RUNNING);
+  EXPECT_EQ(GetJob(job.id()).attempts(), 1);
 }
 
 TEST_F(JobReaperRpcTest, AfterMaxAttemptsTheJobFailsWithTheReason) {

@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -48,7 +50,7 @@ class WatchJobRpcTest : public RpcTest {
 // Reads a WatchJob stream on its own thread.
 struct Watcher {
   std::unique_ptr<grpc::ClientContext> context;
-  std::vector<v1::Job> events;   // read after Join()
+  std::vector<v1::Job> events;   // read after Join(), or through Events() while streaming
   std::atomic<int> received{0};  // events so far, readable while streaming
   grpc::Status status;
   std::thread thread;
@@ -61,22 +63,41 @@ struct Watcher {
       auto reader = stub->WatchJob(context.get(), request);
       v1::JobEvent event;
       while (reader->Read(&event)) {
-        events.push_back(event.job());
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          events.push_back(event.job());
+        }
         ++received;
       }
       status = reader->Finish();
     });
   }
+  // Waits (generously: the server polls every 50 ms, but a loaded 2-core machine running
+  // sanitized builds can stall it for seconds) until the latest event streamed satisfies `is`.
+  bool WaitForLatest(const std::function<bool(const v1::Job&)>& is) {
+    return WaitUntil(
+        [&] {
+          std::lock_guard<std::mutex> lock(mu);
+          return !events.empty() && is(events.back());
+        },
+        30s);
+  }
   void Join() {
     if (thread.joinable()) thread.join();
   }
   ~Watcher() { Join(); }
+
+  std::mutex mu;  // guards events while the thread runs
 };
 
+// Each change is made only after the watch has streamed the one before, so every state is on the
+// stream whatever the machine's load: the server polls the job every 50 ms and sends only what
+// differs from what it sent last, so two changes within one poll would be one event.
 TEST_F(WatchJobRpcTest, StreamsEachStateChangeAndEndsWhenTheJobSucceeds) {
   v1::Job job = Submit();
   Watcher watcher(stub_.get(), job.id());
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(
+      watcher.WaitForLatest([](const v1::Job& j) { return j.state() == v1::JOB_STATE_QUEUED; }));
 
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
@@ -89,10 +110,11 @@ TEST_F(WatchJobRpcTest, StreamsEachStateChangeAndEndsWhenTheJobSucceeds) {
   ASSERT_TRUE(worker.ok()) << worker.status().ToString();
   auto lease = store->ClaimJob(*worker, "GPU-watch-test", 60s);
   ASSERT_TRUE(lease.ok() && lease->has_value()) << lease.status().ToString();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(
+      watcher.WaitForLatest([](const v1::Job& j) { return j.state() == v1::JOB_STATE_RUNNING; }));
   ASSERT_TRUE(
       store->UpdateProgress(*worker, job.id(), (*lease)->run_id, 1, 1, "reduce/warp_shuffle").ok());
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(watcher.WaitForLatest([](const v1::Job& j) { return j.points_done() == 1; }));
   ASSERT_TRUE(
       store->FinishJob(*worker, job.id(), (*lease)->run_id, v1::JOB_OUTCOME_SUCCEEDED, "").ok());
 
@@ -112,7 +134,9 @@ TEST_F(WatchJobRpcTest, StreamsEachStateChangeAndEndsWhenTheJobSucceeds) {
 TEST_F(WatchJobRpcTest, EndsWhenTheJobIsCancelled) {
   v1::Job job = Submit();
   Watcher watcher(stub_.get(), job.id());
-  std::this_thread::sleep_for(200ms);
+  // Cancelled only once the watch has seen it queued: before that, it would see only CANCELLED.
+  ASSERT_TRUE(
+      watcher.WaitForLatest([](const v1::Job& j) { return j.state() == v1::JOB_STATE_QUEUED; }));
   v1::CancelJobRequest cancel;
   cancel.set_job_id(job.id());
   v1::Job cancelled;

