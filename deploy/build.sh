@@ -1,16 +1,38 @@
 #!/usr/bin/env bash
 # Configures and builds warpwatch into ${WARPWATCH_BUILD_DIR:-build} (idempotent). CUDA parts are
-# built when nvcc is found (/usr/local/cuda/bin is added to PATH if present). WARPWATCH_BUILD_TARGET
-# builds one target instead of all (tests/run.sh: warpwatch_cuda_tree, when that target exists).
+# built when nvcc is found (/usr/local/cuda/bin is added to PATH if present), for every fleet GPU
+# architecture in a release build (cmake/WarpwatchCudaArchitectures.cmake) unless
+# WARPWATCH_CMAKE_ARGS gives CMAKE_CUDA_ARCHITECTURES (deploy/quickstart.sh: the host's GPUs); an
+# earlier run's choice is not kept.
+#
+# WARPWATCH_BUILD_TARGETS (space-separated) builds those targets instead of all; each must exist
+# (deploy/quickstart.sh: the server, the CLI and, on a GPU host, the worker).
+# WARPWATCH_BUILD_TARGET builds one target instead of all when that target exists, and all when it
+# does not (tests/run.sh: warpwatch_cuda_tree).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${WARPWATCH_BUILD_DIR:-$root/build}
 if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 jobs=${WARPWATCH_BUILD_JOBS:-$(nproc)}
+extra_args=${WARPWATCH_CMAKE_ARGS:-}
+# A CMAKE_CUDA_ARCHITECTURES given once (the quickstart's, for its host) stays in CMakeCache.txt:
+# drop it unless given again, so that the release build goes back to every architecture.
+unset_archs=()
+case "$extra_args" in
+  *CMAKE_CUDA_ARCHITECTURES*) ;;
+  *) unset_archs=(-UCMAKE_CUDA_ARCHITECTURES) ;;
+esac
+# shellcheck disable=SC2086  # WARPWATCH_CMAKE_ARGS is a list of arguments
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=${WARPWATCH_BUILD_TYPE:-RelWithDebInfo} \
-  ${WARPWATCH_CMAKE_ARGS:-}
+  "${unset_archs[@]}" $extra_args
 target=()
-if [ -n "${WARPWATCH_BUILD_TARGET:-}" ] &&
+if [ -n "${WARPWATCH_BUILD_TARGETS:-}" ]; then
+  for t in $WARPWATCH_BUILD_TARGETS; do
+    ninja -C "$build" -t query "$t" >/dev/null 2>&1 ||
+      { echo "build.sh: error: no target '$t' in $build (WARPWATCH_BUILD_TARGETS)" >&2; exit 1; }
+    target+=(--target "$t")
+  done
+elif [ -n "${WARPWATCH_BUILD_TARGET:-}" ] &&
     ninja -C "$build" -t query "$WARPWATCH_BUILD_TARGET" >/dev/null 2>&1; then
   target=(--target "$WARPWATCH_BUILD_TARGET")
 fi

@@ -5,6 +5,13 @@
 #                                 host), submit the nightly guide suite, follow it, show results
 #   deploy/quickstart.sh status   what is running
 #   deploy/quickstart.sh stop     stop what quickstart started
+#   deploy/quickstart.sh targets  what start would build on this host (build targets and GPU
+#                                 architectures), building nothing
+#
+# It builds only what it runs: the server and the CLI always; the worker (and with it the kernel
+# suite) only on a GPU host (nvidia-smi finds a GPU, nvcc is installed), and there for the GPUs it
+# finds plus their PTX, not every fleet architecture (deploy/build.sh on its own, the release
+# build, keeps them all).
 #
 # State lives under .warpwatch/ (PostgreSQL cluster, logs, pid files). With WARPWATCH_DATABASE_URL
 # set, that database is used instead of a local cluster. With WARPWATCH_PREBUILT=1 the binaries
@@ -63,11 +70,52 @@ show_status() {
   else echo "postgresql: stopped"; fi
 }
 
+# The compute capabilities of this host's GPUs as CMake architectures ("90", "80 90"), from
+# nvidia-smi; empty when it finds no GPU (or is not installed). Fails when nvidia-smi lists GPUs
+# but cannot say their compute capability (a driver older than 510).
+host_gpu_architectures() {
+  command -v nvidia-smi >/dev/null 2>&1 || return 0
+  nvidia-smi -L >/dev/null 2>&1 || return 0
+  local caps
+  caps=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null) || return 1
+  printf '%s\n' "$caps" | tr -d ' .\r' | grep -E '^[0-9]+$' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+have_nvcc() { [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null 2>&1; }
+
+# Sets build_targets, cuda_archs (a CMAKE_CUDA_ARCHITECTURES value, empty when the worker is not
+# built) and build_reason: what `start` builds on this host.
+plan_build() {
+  build_targets=(warpwatch-server warpwatch)
+  cuda_archs=
+  local archs
+  if ! archs=$(host_gpu_architectures); then
+    die "nvidia-smi lists GPUs but not their compute capability (driver older than 510?): build by hand with deploy/build.sh, or set WARPWATCH_PREBUILT=1"
+  fi
+  if [ -z "$archs" ]; then
+    build_reason="no NVIDIA GPU here: the server and the CLI (workers run elsewhere)"
+  elif ! have_nvcc; then
+    build_reason="GPUs (sm ${archs// /, sm }) but no nvcc: the server and the CLI only (install the CUDA toolkit, or bring a built worker and use WARPWATCH_PREBUILT=1)"
+  else
+    build_targets+=(warpwatch-worker)
+    local a newest
+    for a in $archs; do cuda_archs+="${cuda_archs:+;}$a-real"; newest=$a; done
+    cuda_archs+=";$newest-virtual"
+    build_reason="the server, the CLI and the worker with its kernels for this host's GPUs ($cuda_archs)"
+  fi
+}
+
 case "$cmd" in
   stop) stop_all; exit 0 ;;
   status) show_status; exit 0 ;;
+  targets)
+    plan_build
+    echo "targets: ${build_targets[*]}"
+    echo "cuda-architectures: ${cuda_archs:-none}"
+    echo "why: $build_reason"
+    exit 0 ;;
   start) ;;
-  *) die "unknown command '$cmd' (start, status, stop)" ;;
+  *) die "unknown command '$cmd' (start, status, stop, targets)" ;;
 esac
 
 mkdir -p "$state/logs"
@@ -79,14 +127,15 @@ if [ "${WARPWATCH_PREBUILT:-0}" = 1 ]; then
 else
   say "installing Debian packages (if missing)"
   "$root/deploy/install-deps.sh"
-  # The release build compiles the kernel suite for every fleet GPU architecture (sm_75 ... sm_121
-  # plus PTX, cmake/WarpwatchCudaArchitectures.cmake). Measured on 2 cores (CUDA 13.0): nvcc
-  # takes 214 CPU-seconds for the worker's 12 .cu files with the full list, against 66 s for
-  # sm_90 alone and 101 s for CI's list (75, 90, 121): about 2.5 minutes more than one
-  # architecture, 1-2 minutes of wall time with both cores busy, on top of the host code.
-  say "building: every GPU architecture from sm_75 to sm_121, the kernels alone take a few minutes on 2 cores (log: $state/logs/build.log)"
+  plan_build
+  # Only what this host runs: on 2 cores without a GPU, the server and the CLI are about 200 of
+  # the tree's 700-odd build steps (the rest are tests, benchmarks, the kernels and the worker).
+  say "building $build_reason (log: $state/logs/build.log)"
+  build_args=${WARPWATCH_CMAKE_ARGS:-}
+  if [ -n "$cuda_archs" ]; then build_args+=" -DCMAKE_CUDA_ARCHITECTURES=$cuda_archs"; fi
   build_start=$SECONDS
-  "$root/deploy/build.sh" >"$state/logs/build.log" 2>&1 || { tail -30 "$state/logs/build.log"; die "build failed"; }
+  WARPWATCH_CMAKE_ARGS=$build_args WARPWATCH_BUILD_TARGETS="${build_targets[*]}" \
+    "$root/deploy/build.sh" >"$state/logs/build.log" 2>&1 || { tail -30 "$state/logs/build.log"; die "build failed"; }
   say "built in $(( (SECONDS - build_start) / 60 )) min $(( (SECONDS - build_start) % 60 )) s"
 fi
 
