@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages warpwatch builds and tests with (idempotent; needs root or sudo).
+# Installs the Debian 12 packages warpwatch builds and runs with (idempotent; needs root or sudo).
 # The CUDA toolkit is not a Debian package: it is expected in /usr/local/cuda when present.
+#
+#   deploy/install-deps.sh          what building and running needs (deploy/quickstart.sh)
+#   deploy/install-deps.sh --tests  that and the tools only tests use (tests/run.sh and the other
+#                                   test scripts): clang's libFuzzer, promtool, rsvg-convert,
+#                                   docker-compose and kubectl for the deploy tests
 set -euo pipefail
 
 packages=(
@@ -9,11 +14,24 @@ packages=(
   libpqxx-dev prometheus-cpp-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libspdlog-dev libssl-dev
   postgresql openssl procps util-linux
-  librsvg2-bin libpng-dev fonts-dejavu-core  # warpwatch-report's SVG charts, rendered in a test
+  libpng-dev fonts-dejavu-core  # warpwatch-report's SVG charts (libpng: their test reads PNGs)
   libabsl-dev tzdata  # schedules: cron in IANA time zones (server/schedule)
-  clang libclang-rt-14-dev  # libFuzzer targets (tests/run_fuzzers.sh): clang and its libFuzzer runtime
-  prometheus  # promtool, for tests/deploy (its service is not needed: warpwatch's tests run none)
 )
+case "${1:-}" in
+  "") ;;
+  --tests)
+    packages+=(
+      clang libclang-rt-14-dev  # libFuzzer targets (tests/run_fuzzers.sh): clang and its libFuzzer runtime
+      prometheus  # promtool, for tests/deploy (its service is not needed: warpwatch's tests run none)
+      librsvg2-bin  # rsvg-convert: the SVG chart test renders the charts
+      docker-compose  # tests/deploy/compose_test.sh: `docker-compose config`, offline
+    )
+    # tests/deploy/kubernetes_test.py: `kubectl kustomize` and `kubectl label --local`, offline.
+    # Debian's kubectl is 1.20 (kubernetes-client); a newer kubectl already installed is kept.
+    command -v kubectl >/dev/null 2>&1 || packages+=(kubernetes-client)
+    ;;
+  *) echo "install-deps: error: unknown argument '$1' (none, or --tests)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

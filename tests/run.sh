@@ -19,7 +19,7 @@
 # tests/run.sh -L gpu, -R store.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/deploy/install-deps.sh"
+"$root/deploy/install-deps.sh" --tests
 export WARPWATCH_BUILD_DIR=${WARPWATCH_BUILD_DIR:-$root/build-tests}
 if [ -z "${WARPWATCH_BUILD_TYPE:-}" ]; then
   export WARPWATCH_BUILD_TYPE=Debug

@@ -12,7 +12,7 @@
 # WARPWATCH_FUZZ_BUILD_DIR overrides build-fuzz/; WARPWATCH_SKIP_DEPS=1 skips install-deps.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ "${WARPWATCH_SKIP_DEPS:-0}" = 1 ] || "$root/deploy/install-deps.sh"
+[ "${WARPWATCH_SKIP_DEPS:-0}" = 1 ] || "$root/deploy/install-deps.sh" --tests
 # shellcheck source=sanitizers/sanitizer_env.sh
 source "$root/tests/sanitizers/sanitizer_env.sh"
 build=${WARPWATCH_FUZZ_BUILD_DIR:-$root/build-fuzz}

@@ -12,7 +12,7 @@
 # (tests/run.sh has run it already).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ "${WARPWATCH_SKIP_DEPS:-0}" = 1 ] || "$root/deploy/install-deps.sh"
+[ "${WARPWATCH_SKIP_DEPS:-0}" = 1 ] || "$root/deploy/install-deps.sh" --tests
 # shellcheck source=sanitizers/sanitizer_env.sh
 source "$root/tests/sanitizers/sanitizer_env.sh"  # gtest discovery runs test binaries at build time
 build=${WARPWATCH_ASAN_BUILD_DIR:-$root/build-asan}
