@@ -85,7 +85,11 @@ struct Watcher {
   void Join() {
     if (thread.joinable()) thread.join();
   }
-  ~Watcher() { Join(); }
+  // Ends the stream first, so a test that failed before the job ended does not hang here.
+  ~Watcher() {
+    context->TryCancel();
+    Join();
+  }
 
   std::mutex mu;  // guards events while the thread runs
 };

@@ -71,7 +71,7 @@ TEST_F(JobNotifierTest, AJobQueuedBeforeTheWaitStartsIsNotMissed) {
   const uint64_t seen = store_->job_notifier().Generation();
   Enqueue();
   // The notification may already have arrived: WaitForJob(seen) must still return true.
-  EXPECT_TRUE(store_->job_notifier().WaitForJob(seen, std::chrono::seconds(5)));
+  EXPECT_TRUE(store_->job_notifier().WaitForJob(seen, kGenerous));
 }
 
 TEST_F(JobNotifierTest, ReleasedJobsWakeWaitersToo) {
@@ -81,7 +81,7 @@ TEST_F(JobNotifierTest, ReleasedJobsWakeWaitersToo) {
   const v1::Job job = Enqueue();
   // The enqueue's own notification must have arrived before the waiter starts, or it could be
   // what wakes the waiter.
-  ASSERT_TRUE(store_->job_notifier().WaitForJob(before_enqueue, std::chrono::seconds(5)));
+  ASSERT_TRUE(store_->job_notifier().WaitForJob(before_enqueue, kGenerous));
   ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(w, "GPU-1", std::chrono::seconds(30)));
   ASSERT_TRUE(lease.has_value());
   auto waiter = StartWaiter(kWaiterTimeout);
@@ -103,7 +103,7 @@ TEST_F(JobNotifierTest, ListensAgainAfterTheDatabaseRestarts) {
   const uint64_t down = store_->job_notifier().Generation();
   ASSERT_OK(server().Start());
   // Re-LISTEN bumps the generation (notifications may have been missed meanwhile).
-  ASSERT_TRUE(store_->job_notifier().WaitForJob(down, std::chrono::seconds(10)));
+  ASSERT_TRUE(store_->job_notifier().WaitForJob(down, kGenerous));
   auto waiter = StartWaiter(kWaiterTimeout);
   Enqueue();
   ASSERT_EQ(waiter.wait_for(kGenerous), std::future_status::ready)
