@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/series/comparable_series.h"
 #include "server/service/detail/worker_requests.h"
 #include "server/store/detail/measurement_row.h"
 
@@ -63,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (const warpwatch::v1::Measurement& m : request.measurements()) {
     if (m.has_measured_at() && !IsValidTimestamp(m.measured_at())) std::abort();
-    const std::string series_id = warpwatch::server::detail::SeriesId(m.case_().canonical(), "GPU");
+    const std::string series_id = warpwatch::series::SeriesId(m.case_().canonical(), "GPU", "");
     auto record = warpwatch::server::detail::MeasurementRecord(request.run_id(), series_id, m);
     if (!record.ok()) std::abort();
     const nlohmann::json row = nlohmann::json::parse(*record, nullptr, /*allow_exceptions=*/false);
