@@ -139,6 +139,7 @@ void PrintOutcome(const std::string& url) {
     std::printf("  regression rows %s %s: %s\n", r[0].c_str(), r[1].c_str(), r[2].c_str());
   std::printf("  confirmation jobs: %s\n",
               tx.exec1("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL")[0].c_str());
+  std::fflush(stdout);
 }
 
 int Main(int argc, char** argv) {
