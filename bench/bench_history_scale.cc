@@ -26,6 +26,7 @@
 #include "bench/detail/history_load.h"
 #include "bench/detail/paired_latency.h"
 #include "bench/detail/plan_log.h"
+#include "bench/detail/statement_stats.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_store.h"
 #include "tests/support/postgres_server.h"
@@ -39,36 +40,6 @@ using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Server-side cost of the statements run since the last pg_stat_statements_reset(): calls, mean
-// planning and execution time, rows and pages per call; what the client's time adds on top is the
-// round trips, result transfer and decoding.
-void PrintStatementStats(const std::string& url) {
-  pqxx::connection conn(url);
-  pqxx::work tx(conn);
-  std::printf("\n%8s %8s %8s %8s %8s %8s  %s\n", "calls", "plan ms", "exec ms", "rows", "hit",
-              "read", "statement (pg_stat_statements, per call)");
-  for (const pqxx::row& row : tx.exec(
-           "SELECT calls, mean_plan_time, mean_exec_time, rows::float8 / calls,"
-           " shared_blks_hit::float8 / calls, shared_blks_read::float8 / calls,"
-           " left(regexp_replace(query, '\\s+', ' ', 'g'), 110)"
-           " FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database"
-           "   WHERE datname = current_database()) AND calls >= 5"
-           " ORDER BY total_exec_time + total_plan_time DESC LIMIT 15")) {
-    std::printf("%8s %8.3f %8.3f %8.1f %8.1f %8.1f  %s\n", row[0].c_str(), row[1].as<double>(),
-                row[2].as<double>(), row[3].as<double>(), row[4].as<double>(),
-                row[5].as<double>(), row[6].c_str());
-  }
-}
-
-void ResetStatementStats(const std::string& url) {
-  pqxx::connection conn(url);
-  pqxx::nontransaction tx(conn);
-  tx.exec("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-  tx.exec("ALTER SYSTEM SET pg_stat_statements.track_planning = on");  // known once loaded
-  tx.exec("SELECT pg_reload_conf()");
-  tx.exec("SELECT pg_stat_statements_reset()");
 }
 
 void PrintDatabase(const std::string& url) {
@@ -265,7 +236,7 @@ int Main(int argc, char** argv) {
         query.name, queries, [&](int) { return (q.*query.call)(); }, [&] { (void)s->Ping(); }));
   }
   PrintLatencyTable(rows, queries, kTargetP99Ms);
-  PrintStatementStats(*url);
+  PrintStatementStats(*url, 15, 5, 110);
   if (log_slow_ms > 0) {
     std::printf("\n==== statements of the timed calls that ran %d ms or longer (server side)\n%s",
                 log_slow_ms, log.SinceMark().c_str());

@@ -140,12 +140,45 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
     double max_throttled_fraction) {
   using Result = std::map<std::string, std::vector<SeriesPoint>>;
   return GuardPg<StatusOr<Result>>("LoadSeries", [&]() -> StatusOr<Result> {
+    // `cand`: each series' newest `newest` good points by run id, walking the series index
+    // ((series_id, run_id), or (series_id, device_uuid, run_id) for one GPU) backwards, so a call
+    // reads about `newest` points per series, not the whole series. The newest by start can
+    // differ only by runs that started no earlier than a series' oldest candidate yet have a
+    // lower id than all its candidates (a run uploaded late): `late` adds those, found through
+    // the runs that started since the oldest candidate of any full series (run_started_idx,
+    // run_device_uuid_idx), and the ranking below keeps the newest `newest` by start of both.
+    // A series with fewer candidates than `newest` has all its points among them.
     // `eligible`: the point may serve as a baseline: not at the level of a finding still standing
     // (or closed by a fix or a return: those runs were abnormal), and not older than the GPU's
     // newest accepted level of the series (analysis_store.h).
+    const std::string point_columns =
+        std::string("m.series_id, m.id AS mid, r.started_at, ") + kPointColumns;
+    const std::string device_filter =
+        " ($2::text = '' OR (m.device_uuid = $2::text AND r.device_uuid = $2::text))";
     pqxx::result rows = tx_.exec_params(
-        std::string("SELECT t.series_id, t.id, t.device_uuid, t.status, t.verified,"
-                    " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, ") +
+        "WITH cand AS MATERIALIZED (SELECT x.* FROM unnest($1::text[]) AS s(series_id)"
+        "  CROSS JOIN LATERAL (SELECT " +
+            point_columns +
+            "  FROM measurement m JOIN run r ON r.id = m.run_id"
+            "  WHERE m.series_id = s.series_id AND" +
+            device_filter + " AND" + kHistoryRun + " AND" + GoodPoint(3) +
+            "  ORDER BY m.run_id DESC LIMIT $4) x),"
+            " full_series AS MATERIALIZED (SELECT series_id, min(started_at) AS oldest,"
+            "  min(id) AS lowest FROM cand GROUP BY series_id HAVING count(*) >= $4),"
+            " late AS (SELECT " +
+            point_columns +
+            "  FROM run r JOIN measurement m ON m.run_id = r.id"
+            "  JOIN full_series f ON f.series_id = m.series_id"
+            "  WHERE r.started_at >= (SELECT min(oldest) FROM full_series)"
+            "  AND r.id < (SELECT max(lowest) FROM full_series)"
+            "  AND r.started_at >= f.oldest AND r.id < f.lowest AND" +
+            device_filter + " AND" + kHistoryRun + " AND" + GoodPoint(3) +
+            "),"
+            " ranked AS (SELECT p.*, row_number() OVER (PARTITION BY p.series_id"
+            "  ORDER BY p.started_at DESC, p.id DESC) AS k"
+            "  FROM (SELECT * FROM cand UNION ALL SELECT * FROM late) p)"
+            " SELECT t.series_id, t.id, t.device_uuid, t.status, t.verified,"
+            " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, " +
             MicrosSql("t.started_at") +
             ", NOT EXISTS (SELECT 1 FROM regression_run rr JOIN regression g"
             "   ON g.id = rr.regression_id WHERE rr.measurement_id = t.mid"
@@ -154,15 +187,7 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
             "   JOIN run fr ON fr.id = g.run_id WHERE g.series_id = t.series_id"
             "   AND g.device_uuid = t.device_uuid AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
             "   AND g.state = 'ACCEPTED'), '-infinity'::timestamptz)"
-            " FROM (SELECT m.series_id, m.id AS mid, r.started_at, " +
-            kPointColumns +
-            ", row_number() OVER (PARTITION BY m.series_id ORDER BY r.started_at DESC, r.id DESC)"
-            "   AS k"
-            " FROM measurement m JOIN run r ON r.id = m.run_id"
-            " WHERE m.series_id = ANY($1::text[]) AND ($2::text = '' OR r.device_uuid = $2::text)"
-            " AND" +
-            kHistoryRun + " AND" + GoodPoint(3) +
-            ") t WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
+            " FROM ranked t WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
         TextArrayLiteral(series_ids), device_uuid, max_throttled_fraction,
         static_cast<int64_t>(newest));
     Result out;
@@ -231,21 +256,31 @@ StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::Nig
   return GuardPg<StatusOr<Result>>("NightPeers", [&]() -> StatusOr<Result> {
     // me: the claimed run's schedule run (NULL without one) and its software. A peer is a run of
     // the same schedule run, or, without one, a run of the window with the same software.
+    // `peer`: those runs first (a schedule run's through its jobs, job_schedule_run_idx), then
+    // their points through the series index restricted to the peers' run id range, so a call
+    // reads the night's points of each series rather than the whole series.
     pqxx::result rows = tx_.exec_params(
-        std::string("WITH me AS (SELECT j.schedule_run_id AS sr, c.driver_version AS drv,"
-                    "  c.cuda_runtime_version AS rt, c.worker_version AS wv,"
-                    "  coalesce(c.labels->>'git_sha', '') AS sha"
-                    "  FROM run c LEFT JOIN job j ON j.id = c.job_id WHERE c.id = $5)"
+        std::string("WITH me AS MATERIALIZED (SELECT j.schedule_run_id AS sr,"
+                    "  c.driver_version AS drv, c.cuda_runtime_version AS rt,"
+                    "  c.worker_version AS wv, coalesce(c.labels->>'git_sha', '') AS sha"
+                    "  FROM run c LEFT JOIN job j ON j.id = c.job_id WHERE c.id = $5),"
+                    " peer AS MATERIALIZED ("
+                    "  SELECT r.id, r.device_uuid, r.finished_at FROM run r WHERE r.id = $5"
+                    "  UNION"
+                    "  SELECT r.id, r.device_uuid, r.finished_at FROM me, job pj"
+                    "  JOIN run r ON r.job_id = pj.id WHERE pj.schedule_run_id = me.sr"
+                    "  UNION"
+                    "  SELECT r.id, r.device_uuid, r.finished_at FROM me, run r"
+                    "  WHERE me.sr IS NULL"
+                    "  AND r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
+                    "  AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
+                    "  AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
+                    "  AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha)"
                     " SELECT DISTINCT ON (m.series_id, r.device_uuid) m.series_id, ") +
             kPointColumns +
-            " FROM me, measurement m JOIN run r ON r.id = m.run_id"
-            " LEFT JOIN job pj ON pj.id = r.job_id"
+            " FROM measurement m JOIN peer p ON p.id = m.run_id JOIN run r ON r.id = p.id"
             " WHERE m.series_id = ANY($1::text[]) AND r.device_uuid <> ''"
-            " AND (r.id = $5 OR CASE WHEN me.sr IS NOT NULL THEN pj.schedule_run_id = me.sr"
-            "   ELSE r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
-            "   AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
-            "   AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
-            "   AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha END)"
+            " AND m.run_id >= (SELECT min(id) FROM peer) AND m.run_id <= (SELECT max(id) FROM peer)"
             " AND" +
             kHistoryRun + " AND" + GoodPoint(4) +
             " ORDER BY m.series_id, r.device_uuid, r.finished_at DESC, r.id DESC",

@@ -52,3 +52,9 @@ CREATE TABLE series_noise (
 
 -- What the analysis of each run judged: {"cases": n, "judged": n, "unsure": {"reason": n}}.
 ALTER TABLE run ADD COLUMN analysis_coverage jsonb;
+
+-- The analysis reads a series' newest points by run id (the series indexes) and then looks for
+-- runs that started since the oldest of them but have a lower id (a run uploaded late) among the
+-- runs started since then: by this index for the GPU model's series (pg_analysis_reads.cc,
+-- LoadSeries; bench/bench_analysis_scale.cc).
+CREATE INDEX run_started_idx ON run (started_at);
