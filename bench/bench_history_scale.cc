@@ -15,8 +15,8 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <cstdio>
+#include <memory>
 #include <pqxx/pqxx>
 #include <random>
 #include <string>

@@ -77,21 +77,21 @@ void PrintMeasurementTable(const std::vector<v1::Measurement>& measurements, std
     out << "no measurements\n";
     return;
   }
-  Table table({"CASE", "STATUS", "MEDIAN", "P10", "P90", "GB/S", "CLOCK", "OCC THEO/ACH", "VERIFIED",
-               "DETECTS"});
+  Table table({"CASE", "STATUS", "MEDIAN", "P10", "P90", "GB/S", "CLOCK", "OCC THEO/ACH",
+               "VERIFIED", "DETECTS"});
   std::vector<std::string> errors;
   for (const v1::Measurement& m : measurements) {
     const v1::Occupancy& oc = m.occupancy();
     const std::string occupancy =
         FormatPercent(oc.theoretical()) + "/" + (oc.has_achieved() ? FormatPercent(oc.achieved()) : "-");
-    table.AddRow({TerminalSafe(m.case_().canonical()), PointStatusLabel(m.status()),
-                  FormatSeconds(m.stats().median()), FormatSeconds(m.stats().p10()),
-                  FormatSeconds(m.stats().p90()), Fixed(m.gbps(), 1),
-                  m.median_sm_clock_mhz() > 0 ? Fixed(m.median_sm_clock_mhz(), 0) + " MHz" : "-",
-                  occupancy, m.verified() ? "yes" : "no",
-                  // the smallest slowdown the detector catches on this series and GPU
-                  m.has_min_detectable_change() ? FormatFinePercent(m.min_detectable_change())
-                                                : "-"});
+    table.AddRow(
+        {TerminalSafe(m.case_().canonical()), PointStatusLabel(m.status()),
+         FormatSeconds(m.stats().median()), FormatSeconds(m.stats().p10()),
+         FormatSeconds(m.stats().p90()), Fixed(m.gbps(), 1),
+         m.median_sm_clock_mhz() > 0 ? Fixed(m.median_sm_clock_mhz(), 0) + " MHz" : "-", occupancy,
+         m.verified() ? "yes" : "no",
+         // the smallest slowdown the detector catches on this series and GPU
+         m.has_min_detectable_change() ? FormatFinePercent(m.min_detectable_change()) : "-"});
     if (!m.error().empty()) {
       errors.push_back(TerminalSafe(m.case_().canonical()) + ": " + TerminalSafe(m.error()));
     }

@@ -260,23 +260,24 @@ StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::Nig
     // their points through the series index restricted to the peers' run id range, so a call
     // reads the night's points of each series rather than the whole series.
     pqxx::result rows = tx_.exec_params(
-        std::string("WITH me AS MATERIALIZED (SELECT j.schedule_run_id AS sr,"
-                    "  c.driver_version AS drv, c.cuda_runtime_version AS rt,"
-                    "  c.worker_version AS wv, coalesce(c.labels->>'git_sha', '') AS sha"
-                    "  FROM run c LEFT JOIN job j ON j.id = c.job_id WHERE c.id = $5),"
-                    " peer AS MATERIALIZED ("
-                    "  SELECT r.id, r.device_uuid, r.finished_at FROM run r WHERE r.id = $5"
-                    "  UNION"
-                    "  SELECT r.id, r.device_uuid, r.finished_at FROM me, job pj"
-                    "  JOIN run r ON r.job_id = pj.id WHERE pj.schedule_run_id = me.sr"
-                    "  UNION"
-                    "  SELECT r.id, r.device_uuid, r.finished_at FROM me, run r"
-                    "  WHERE me.sr IS NULL"
-                    "  AND r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
-                    "  AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
-                    "  AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
-                    "  AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha)"
-                    " SELECT DISTINCT ON (m.series_id, r.device_uuid) m.series_id, ") +
+        std::string(
+            "WITH me AS MATERIALIZED (SELECT j.schedule_run_id AS sr,"
+            "  c.driver_version AS drv, c.cuda_runtime_version AS rt,"
+            "  c.worker_version AS wv, coalesce(c.labels->>'git_sha', '') AS sha"
+            "  FROM run c LEFT JOIN job j ON j.id = c.job_id WHERE c.id = $5),"
+            " peer AS MATERIALIZED ("
+            "  SELECT r.id, r.device_uuid, r.finished_at FROM run r WHERE r.id = $5"
+            "  UNION"
+            "  SELECT r.id, r.device_uuid, r.finished_at FROM me, job pj"
+            "  JOIN run r ON r.job_id = pj.id WHERE pj.schedule_run_id = me.sr"
+            "  UNION"
+            "  SELECT r.id, r.device_uuid, r.finished_at FROM me, run r"
+            "  WHERE me.sr IS NULL"
+            "  AND r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
+            "  AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
+            "  AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
+            "  AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha)"
+            " SELECT DISTINCT ON (m.series_id, r.device_uuid) m.series_id, ") +
             kPointColumns +
             " FROM measurement m JOIN peer p ON p.id = m.run_id JOIN run r ON r.id = p.id"
             " WHERE m.series_id = ANY($1::text[]) AND r.device_uuid <> ''"

@@ -1,8 +1,8 @@
 // File: server/store/pg_store_history.cc
 // History reads for ResultService: one run, runs by filters, measurements by filters (keyset
 // paging on id with tokens bound to the filters).
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"

@@ -10,11 +10,11 @@
 // (0001-01-01 to 9999-12-31: what PostgreSQL stores and microseconds hold) and converts, into one
 // JSON object whose document decodes back to the measurement without its samples.
 #include <google/protobuf/util/json_util.h>
-#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "common/series/comparable_series.h"

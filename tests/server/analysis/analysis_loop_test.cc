@@ -1,7 +1,6 @@
 // The analysis loop on a real PostgreSQL: a finished run is analysed within moments because the
 // database's NOTIFY wakes the loop (its fallback timer is a minute), bounded passes, readiness.
 #include "server/analysis/analysis_loop.h"
-#include "server/analysis/run_analyzer.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/analysis/run_analyzer.h"
 #include "tests/server/analysis/analysis_test_util.h"
 
 namespace warpwatch::server::testing {

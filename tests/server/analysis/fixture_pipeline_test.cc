@@ -88,9 +88,9 @@ class FixturePipelineTest : public AnalysisTest {
     auto repeated = detect::power::LoadRepeatedRuns(paths, /*with_samples=*/false);
     std::set<std::string> quiet;
     if (!repeated.ok()) return quiet;
-    const detect::power::PowerFigures f = detect::power::LeaveOneOutPower(
-        repeated->runs, repeated->case_keys, detect::DetectionConfig(),
-        detect::power::PowerOptions());
+    const detect::power::PowerFigures f =
+        detect::power::LeaveOneOutPower(repeated->runs, repeated->case_keys,
+                                        detect::DetectionConfig(), detect::power::PowerOptions());
     for (const detect::power::CaseMdc& c : f.case_mdc) {
       if (c.mdc <= 0.02) quiet.insert(c.case_key);
     }

@@ -114,8 +114,7 @@ int main(int argc, char** argv) {
       "dof=[%g, %g] noise_quantile=%g\n\n",
       config.baseline_runs, config.min_baseline_runs, config.false_alarm_rate,
       config.min_relative_change, config.noise_floor_relative, config.model_noise_weight,
-      config.noise_dof_per_pair, config.min_noise_dof, config.max_noise_dof,
-      config.noise_quantile);
+      config.noise_dof_per_pair, config.min_noise_dof, config.max_noise_dof, config.noise_quantile);
   std::printf("%s", detect::power::PowerTable(figures).c_str());
   const auto spread = detect::power::PredictedChangeSpread(options.noise, 59, 400, 7);
   std::printf(
