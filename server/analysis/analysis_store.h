@@ -227,7 +227,8 @@ class AnalysisTx {
   // and the model row's minimum detectable change where given.
   virtual Status RecordSensitivity(const std::vector<SeriesSensitivity>& rows) = 0;
 
-  // The active finding of each series on the claimed run's device (the newest when several).
+  // The active finding of each series on the claimed run's device (the newest when several),
+  // among findings of runs that started before the claimed run.
   virtual StatusOr<std::map<std::string, ActiveFinding>> LoadActiveFindings(
       const std::vector<std::string>& series_ids) = 0;
 

@@ -18,9 +18,13 @@ StatusOr<std::map<std::string, analysis::ActiveFinding>> PgAnalysisTx::LoadActiv
     pqxx::result rows = tx_.exec_params(
         "SELECT DISTINCT ON (g.series_id) g.series_id, g.id, g.kind, g.state,"
         " g.baseline_run_ids::text, starts_with(g.method, $3), g.change"
-        " FROM regression g WHERE g.series_id = ANY($1::text[]) AND g.device_uuid = $2"
+        " FROM regression g JOIN run fr ON fr.id = g.run_id"
+        " WHERE g.series_id = ANY($1::text[]) AND g.device_uuid = $2"
         " AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
-        " AND g.state IN ('SUSPECTED', 'OPEN', 'ACKNOWLEDGED') AND g.run_id <> $4"
+        " AND g.state IN ('SUSPECTED', 'OPEN', 'ACKNOWLEDGED')"
+        // Only findings of runs that started before this one: a run analysed late (two replicas,
+        // or a requeued run) is judged on its own history, never attached to a later change.
+        " AND (fr.started_at, fr.id) < (SELECT c.started_at, c.id FROM run c WHERE c.id = $4)"
         " ORDER BY g.series_id, g.id DESC",
         TextArrayLiteral(series_ids), run_.device_uuid, std::string(analysis::kMethodPinnedPrefix),
         run_.run_id);

@@ -102,5 +102,24 @@ TEST_F(FindingLifecycleTest, OnlyAStandingRegressionOrImprovementCanBeAccepted) 
   EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
 }
 
+TEST_F(FindingLifecycleTest, ARunAnalysedLateIsNeverAttachedToALaterRunsFinding) {
+  // Two replicas can analyse a later run first: the earlier run is then judged on its own history
+  // and gets its own finding, not attached to the change the later run found.
+  AddBaseline();
+  const int64_t first = AddRun({Copy(1.05e-4), Reduce(), Strided(2)});
+  const int64_t later = AddRun({Copy(1.05e-4), Reduce(), Strided(2)});
+  Sql("UPDATE run SET analysis_state = 'SKIPPED' WHERE id = $1", first);
+  ASSERT_EQ(AnalyzeAll(), 1);
+  ASSERT_EQ(Count("run_id = " + std::to_string(later)), 1);
+  Sql("UPDATE run SET analysis_state = 'PENDING' WHERE id = $1", first);
+  ASSERT_EQ(AnalyzeAll(), 1);
+  EXPECT_EQ(Count("run_id = " + std::to_string(first) + " AND kind = 'REGRESSION'"), 1);
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression_run WHERE run_id = $1", first)
+                .at(0)
+                .at(0)
+                .as<int>(),
+            1);  // its own finding's first run, nothing else
+}
+
 }  // namespace
 }  // namespace warpwatch::server::testing
