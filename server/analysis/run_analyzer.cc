@@ -143,10 +143,16 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
   const double max_throttled = config.detection.max_throttled_fraction;
   ASSIGN_OR_RETURN(auto noise, tx.LoadModelNoise(series_ids, config.model_noise_points,
                                                  config.model_noise_max_age, max_throttled));
-  // The device's rolling window gives a pinned suspect's own noise pairs.
+  // The device's rolling window gives a pinned suspect's own noise pairs; read only for those.
+  std::vector<std::string> pinned_series;
+  for (const Suspect& s : suspects) {
+    if (s.pinned) pinned_series.push_back(s.series_id);
+  }
   SeriesMap model, device;
-  ASSIGN_OR_RETURN(
-      device, tx.LoadSeries(series_ids, tx.run().device_uuid, config.history_runs, max_throttled));
+  if (!pinned_series.empty()) {
+    ASSIGN_OR_RETURN(device, tx.LoadSeries(pinned_series, tx.run().device_uuid,
+                                           config.history_runs, max_throttled));
+  }
   for (const Suspect& s : suspects) {
     const RunCase* confirmation = nullptr;
     for (const RunCase& c : cases) {
