@@ -26,6 +26,15 @@ Status FromGrpc(const grpc::Status& s) {
   return Status(static_cast<StatusCode>(static_cast<int>(s.error_code())), s.error_message());
 }
 
+constexpr int kPortAttempts = 5;
+
+// True when a server process exited because a port it was given had been taken in the meantime
+// (the gRPC listener's or the metrics exposer's bind failed with EADDRINUSE).
+bool LostPortRace(const Status& status) {
+  return status.message().find("Address already in use") != std::string::npos ||
+         status.message().find("address in use") != std::string::npos;
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<E2eCluster>> E2eCluster::Create(ClusterOptions options) {
@@ -37,10 +46,17 @@ StatusOr<std::unique_ptr<E2eCluster>> E2eCluster::Create(ClusterOptions options)
   ASSIGN_OR_RETURN(c->fixture_, LoadReplayFixture(WARPWATCH_SOURCE_DIR));
   ASSIGN_OR_RETURN(c->postgres_, testing::PostgresServer::Create());
   ASSIGN_OR_RETURN(c->database_url_, c->postgres_->CreateDatabase("warpwatch_e2e"));
-  ASSIGN_OR_RETURN(c->port_, testing::FreeLoopbackPort());
-  c->jobs_ = v1::JobService::NewStub(grpc::CreateChannel(
-      "127.0.0.1:" + std::to_string(c->port_), grpc::InsecureChannelCredentials()));
-  RETURN_IF_ERROR(c->StartServer());
+  // FreeLoopbackPort releases the port it found: a process started in between (another test's
+  // PostgreSQL or server, under ctest -j) may take it first. That race, and only it, is retried.
+  Status started = OkStatus();
+  for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
+    ASSIGN_OR_RETURN(c->port_, testing::FreeLoopbackPort());
+    c->jobs_ = v1::JobService::NewStub(grpc::CreateChannel(
+        "127.0.0.1:" + std::to_string(c->port_), grpc::InsecureChannelCredentials()));
+    started = c->StartServer();
+    if (started.ok() || !LostPortRace(started)) break;
+  }
+  RETURN_IF_ERROR(started);
   return c;
 }
 
@@ -74,6 +90,15 @@ Status E2eCluster::StartServer() {
 }
 
 StatusOr<std::unique_ptr<ChildProcess>> E2eCluster::StartReplica(std::string* address) {
+  StatusOr<std::unique_ptr<ChildProcess>> replica = InternalError("no attempt made");
+  for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
+    replica = StartReplicaOnce(address);
+    if (replica.ok() || !LostPortRace(replica.status())) break;
+  }
+  return replica;
+}
+
+StatusOr<std::unique_ptr<ChildProcess>> E2eCluster::StartReplicaOnce(std::string* address) {
   ASSIGN_OR_RETURN(int port, testing::FreeLoopbackPort());
   ASSIGN_OR_RETURN(int metrics_port, testing::FreeLoopbackPort());
   *address = "127.0.0.1:" + std::to_string(port);

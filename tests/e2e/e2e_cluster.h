@@ -77,6 +77,9 @@ class E2eCluster {
   std::string Logs() const;
 
  private:
+  // One try of StartReplica with fresh ports.
+  StatusOr<std::unique_ptr<ChildProcess>> StartReplicaOnce(std::string* address);
+
   E2eCluster() = default;
 
   ClusterOptions options_;

@@ -104,7 +104,7 @@ class ScheduleE2eTest : public ::testing::Test {
 TEST_F(ScheduleE2eTest, TwoServerReplicasOnOneDatabaseFireEveryDueTimeExactlyOnce) {
   constexpr int64_t kFires = 15;
   // A virtual minute every half second; each replica looks for due schedules every 50 ms.
-  Start(/*speed=*/120, /*interval_seconds=*/0.05);
+  ASSERT_NO_FATAL_FAILURE(Start(/*speed=*/120, /*interval_seconds=*/0.05));
   std::string replica_address;
   auto replica = cluster_->StartReplica(&replica_address);
   ASSERT_TRUE(replica.ok()) << replica.status().ToString();
@@ -148,7 +148,7 @@ TEST_F(ScheduleE2eTest, TwoServerReplicasOnOneDatabaseFireEveryDueTimeExactlyOnc
 
 TEST_F(ScheduleE2eTest, AFireFansOutToEveryReplayWorkersGpuAndOverlapsAreSkipped) {
   // A virtual minute every second.
-  Start(/*speed=*/60, /*interval_seconds=*/0.1);
+  ASSERT_NO_FATAL_FAILURE(Start(/*speed=*/60, /*interval_seconds=*/0.1));
   constexpr int kWorkers = 4;
   std::vector<std::unique_ptr<ChildProcess>> workers;
   for (int i = 0; i < kWorkers; ++i) workers.push_back(Worker("GPU-e2e-" + std::to_string(i)));

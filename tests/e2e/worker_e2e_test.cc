@@ -86,7 +86,7 @@ class WorkerE2eTest : public ::testing::Test {
 };
 
 TEST_F(WorkerE2eTest, SubmittedJobSucceedsWithEveryPointStoredOnce) {
-  Start();
+  ASSERT_NO_FATAL_FAILURE(Start());
   auto worker = Worker("GPU-e2e-a", 2);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
   ASSERT_TRUE(job.ok()) << job.status().ToString();
@@ -96,7 +96,7 @@ TEST_F(WorkerE2eTest, SubmittedJobSucceedsWithEveryPointStoredOnce) {
 // Issue 9: the worker sends progress at most once per interval and drops the pending report when
 // the run ends, so a fast job used to end SUCCEEDED showing 1/N done while its run held all N.
 TEST_F(WorkerE2eTest, ASucceededJobShowsEveryPointItsRunStoredAsDone) {
-  Start();
+  ASSERT_NO_FATAL_FAILURE(Start());
   // The whole job takes less than one progress interval (0.5 s): only its first report is sent.
   auto worker = Worker("GPU-e2e-a", 0.2);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
@@ -113,7 +113,7 @@ TEST_F(WorkerE2eTest, ASucceededJobShowsEveryPointItsRunStoredAsDone) {
 TEST_F(WorkerE2eTest, KilledWorkersJobIsRequeuedAndFinishedByAnother) {
   ClusterOptions options;
   options.lease_seconds = 2;
-  Start(options);
+  ASSERT_NO_FATAL_FAILURE(Start(options));
   auto first = Worker("GPU-e2e-a", 8);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
   ASSERT_TRUE(job.ok()) << job.status().ToString();
@@ -137,7 +137,7 @@ TEST_F(WorkerE2eTest, WorkerReconnectsAfterServerRestartAndLosesNothing) {
   // reach a restarted server (see the daemon's report), hence a lease well above that.
   ClusterOptions options;
   options.lease_seconds = 30;
-  Start(options);
+  ASSERT_NO_FATAL_FAILURE(Start(options));
   auto worker = Worker("GPU-e2e-a", 6);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
   ASSERT_TRUE(job.ok()) << job.status().ToString();
@@ -149,7 +149,7 @@ TEST_F(WorkerE2eTest, WorkerReconnectsAfterServerRestartAndLosesNothing) {
 }
 
 TEST_F(WorkerE2eTest, UploadsSurvivePostgresRestartWithoutLossOrDuplicates) {
-  Start();
+  ASSERT_NO_FATAL_FAILURE(Start());
   auto worker = Worker("GPU-e2e-a", 6);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
   ASSERT_TRUE(job.ok()) << job.status().ToString();
@@ -163,7 +163,7 @@ TEST_F(WorkerE2eTest, UploadsSurvivePostgresRestartWithoutLossOrDuplicates) {
 TEST_F(WorkerE2eTest, CancelReachesTheRunningJobAndKeepsUploadedPoints) {
   ClusterOptions options;
   options.lease_seconds = 3;  // the heartbeat interval is shorter than the lease
-  Start(options);
+  ASSERT_NO_FATAL_FAILURE(Start(options));
   auto worker = Worker("GPU-e2e-a", 20);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
   ASSERT_TRUE(job.ok()) << job.status().ToString();
@@ -182,7 +182,7 @@ TEST_F(WorkerE2eTest, CancelReachesTheRunningJobAndKeepsUploadedPoints) {
 }
 
 TEST_F(WorkerE2eTest, PointsOfAFamilyTheWorkerLacksAreSkippedWithAReason) {
-  Start();
+  ASSERT_NO_FATAL_FAILURE(Start());
   // A family missing from the recording: since the fixture holds the whole nightly suite, that is
   // a test-only family (testing.fault), which a job may still name.
   std::vector<std::string> implemented = RecordedFamilies(cluster_->fixture().recording);
@@ -218,7 +218,7 @@ TEST_F(WorkerE2eTest, PointsOfAFamilyTheWorkerLacksAreSkippedWithAReason) {
 TEST_F(WorkerE2eTest, SigtermHandsTheRunningJobBackAndExitsZero) {
   ClusterOptions options;
   options.lease_seconds = 60;  // a requeue seen before this is the hand-back, not an expiry
-  Start(options);
+  ASSERT_NO_FATAL_FAILURE(Start(options));
   auto worker = Worker("GPU-e2e-a", 20, /*grace_seconds=*/0.2);
   auto job = cluster_->Submit(cluster_->RecordedSpec());
   ASSERT_TRUE(job.ok()) << job.status().ToString();
