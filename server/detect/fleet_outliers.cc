@@ -2,6 +2,7 @@
 #include "server/detect/fleet_outliers.h"
 
 #include "server/detect/baseline.h"
+#include "server/detect/leave_one_out.h"
 #include "server/detect/robust_stats.h"
 
 namespace warpwatch::server::detect {
@@ -25,12 +26,12 @@ FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetCon
     return view;
   }
   view.judged = true;
+  std::vector<double> medians;
+  medians.reserve(good.size());
+  for (const RunPoint* device : good) medians.push_back(device->median_seconds);
+  const std::vector<RobustScale> scales = LeaveOneOutScales(medians, config.mad_floor_relative);
   for (size_t i = 0; i < good.size(); ++i) {
-    std::vector<double> others;
-    for (size_t j = 0; j < good.size(); ++j) {
-      if (j != i) others.push_back(good[j]->median_seconds);
-    }
-    const RobustScale scale = RobustScaleOf(others, config.mad_floor_relative);
+    const RobustScale& scale = scales[i];
     DeviceJudgement d;
     d.device_uuid = good[i]->device_uuid;
     d.run_id = good[i]->run_id;

@@ -25,15 +25,19 @@ double MedianAbsoluteDeviation(const std::vector<double>& values) {
   return Median(std::move(deviations));
 }
 
-RobustScale RobustScaleOf(const std::vector<double>& values, double relative_floor) {
+RobustScale ScaleFrom(double center, double mad, double relative_floor) {
   RobustScale scale;
-  scale.center = Median(values);
-  const double mad_sigma = kMadToSigma * MedianAbsoluteDeviation(values);
-  const double floor = relative_floor * std::fabs(scale.center);
+  scale.center = center;
+  const double mad_sigma = kMadToSigma * mad;
+  const double floor = relative_floor * std::fabs(center);
   scale.floored = !(mad_sigma >= floor);  // also true when NaN, so the result is never trusted
   scale.sigma = scale.floored ? floor : mad_sigma;
-  if (values.empty()) scale.sigma = std::numeric_limits<double>::quiet_NaN();
+  if (std::isnan(center)) scale.sigma = std::numeric_limits<double>::quiet_NaN();
   return scale;
+}
+
+RobustScale RobustScaleOf(const std::vector<double>& values, double relative_floor) {
+  return ScaleFrom(Median(values), MedianAbsoluteDeviation(values), relative_floor);
 }
 
 double RobustZ(double x, const RobustScale& scale) {

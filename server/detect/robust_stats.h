@@ -28,6 +28,10 @@ struct RobustScale {
 // `values` is empty. Precondition: relative_floor >= 0 and no NaN in `values`.
 RobustScale RobustScaleOf(const std::vector<double>& values, double relative_floor);
 
+// The scale of a centre and a raw MAD already computed (RobustScaleOf's flooring, NaN-safe: a NaN
+// centre or MAD gives a floored, NaN-carrying scale that no comparison trusts).
+RobustScale ScaleFrom(double center, double mad, double relative_floor);
+
 // (x - scale.center) / scale.sigma; 0 when x equals the centre; +-infinity when sigma is 0 and x
 // differs (only possible with a zero floor or a zero centre); NaN when an input is NaN.
 double RobustZ(double x, const RobustScale& scale);
