@@ -29,6 +29,12 @@ struct AnalysisConfig {
   // case per run).
   size_t model_noise_points = 2000;
   std::chrono::seconds model_noise_max_age{12 * 3600};
+  // The GPU-model series' change points (what GetSeries charts without a device) are recomputed
+  // by a run that started at least this long after the run that last recomputed them: once a
+  // night on a fleet instead of once per GPU (a 1000-GPU night would recompute the same 144
+  // series 1000 times, reading 180 points each), and on every run of a one-GPU series run
+  // nightly. The one-GPU series' change points are recomputed on each of its runs. 0: always.
+  std::chrono::seconds model_change_points_interval{12 * 3600};
   // Fleet view, for runs not of a schedule (a schedule run is its own night): the same-software
   // runs of the model that finished within this span before the analysed run did.
   std::chrono::hours fleet_window{24};

@@ -51,11 +51,17 @@ StatusOr<int> AnalysisLoop::RunOnce() {
     if (stop_.raised()) break;
     RunAnalysisSummary summary;
     StatusOr<std::optional<int64_t>> run = store_->AnalyzeNextRun([&](AnalysisTx& tx) -> Status {
-      StatusOr<RunAnalysisSummary> s = AnalyzeRun(tx, config);
+      StatusOr<RunAnalysisSummary> s = AnalyzeRun(tx, config, &night_);
       if (!s.ok()) return s.status();
       summary = *s;
       return OkStatus();
     });
+    // The outliers the analysis noted count as reported only if it committed.
+    if (run.ok()) {
+      night_.Commit();
+    } else {
+      night_.Discard();
+    }
     if (!run.ok()) {
       if (Retryable(run.status())) return run.status();
       ++errors_;  // the store marked the run SKIPPED; go on with the next one

@@ -16,6 +16,7 @@
 #include "common/sync/shutdown_signal.h"
 #include "server/analysis/analysis_config.h"
 #include "server/analysis/analysis_store.h"
+#include "server/analysis/night_peers.h"
 
 namespace warpwatch::server::analysis {
 
@@ -41,7 +42,8 @@ class AnalysisLoop {
   // One pass on the caller's thread (tests, and the thread's body). Returns the runs claimed
   // (analysed or skipped); after Stop() it claims no further run. A run whose analysis failed is
   // counted in errors() and the pass goes on; UNAVAILABLE or ABORTED ends the pass with that error
-  // (the run stays pending).
+  // (the run stays pending). Never concurrently with itself (it keeps the night's peers between
+  // runs: night_).
   StatusOr<int> RunOnce();
 
   int64_t analysed() const { return analysed_.load(); }  // runs claimed by this loop
@@ -57,6 +59,7 @@ class AnalysisLoop {
   const std::function<bool()> ready_;
   std::atomic<int64_t> analysed_{0};
   std::atomic<int64_t> errors_{0};
+  NightPeerCache night_;  // used by RunOnce only
   ShutdownSignal stop_;  // raised by Stop()
   std::thread thread_;
 };

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,13 @@ struct SeriesPoint {
   int64_t started_at_micros = 0;
   // May serve as a baseline (LoadSeries says when not); every point counts for change points.
   bool baseline_eligible = true;
+};
+
+// A run of the claimed run's night (AnalysisTx::NightPeerRuns).
+struct PeerRun {
+  int64_t run_id = 0;
+  std::string device_uuid;
+  int64_t finished_at_micros = 0;
 };
 
 // A series whose change points are kept: the GPU-model series (device_uuid "") or the one-device
@@ -206,13 +214,17 @@ class AnalysisTx {
   virtual StatusOr<std::map<std::string, PinnedBaseline>> LoadPinnedBaselines(
       const std::vector<std::string>& series_ids, double max_throttled_fraction) = 0;
 
-  // Per series, the same-night peers of the claimed run: the latest good point of each device of
-  // the model (same goodness as LoadSeries, confirmation runs excluded), the claimed run's own
-  // point included. Peers are the runs of the claimed run's schedule run when its job came from a
-  // schedule; otherwise the runs that finished in (from, to] with the same software (driver, CUDA
-  // runtime, worker version and the `git_sha` label), so a window never spans two builds.
-  virtual StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> NightPeers(
-      const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
+  // The same-night peer runs of the claimed run, the claimed run included: the runs of its
+  // schedule run when its job came from a schedule; otherwise the runs that finished in
+  // (from, to] with the same software (driver, CUDA runtime, worker version and the `git_sha`
+  // label), so a window never spans two builds. Only SUCCEEDED runs that are not confirmation
+  // runs, of a known device. Any order. (NightPeerCache turns them into each series' peers.)
+  virtual StatusOr<std::vector<PeerRun>> NightPeerRuns(int64_t from_micros, int64_t to_micros) = 0;
+
+  // The good points (goodness as LoadSeries) of these series in exactly these runs, without
+  // samples: result[run_id][series_id]. Runs or series without a good point are absent.
+  virtual StatusOr<std::map<int64_t, std::map<std::string, detect::RunPoint>>> GoodPointsOfRuns(
+      const std::vector<std::string>& series_ids, const std::vector<int64_t>& run_ids,
       double max_throttled_fraction) = 0;
 
   // Per series, the model-wide noise estimate (detect::SuccessiveDifferenceNoise over the newest
@@ -262,9 +274,19 @@ class AnalysisTx {
   virtual StatusOr<int64_t> EnqueueConfirmationJob(const v1::JobSpec& spec, int64_t points_total,
                                                    const std::vector<int64_t>& regression_ids) = 0;
 
-  // Replaces every change_point row of `key` by `points`.
-  virtual Status ReplaceChangePoints(const SeriesKey& key,
-                                     const std::vector<StoredChangePoint>& points) = 0;
+  // Replaces every change_point row of each key by its points (an empty list deletes them). For a
+  // GPU-model key (device_uuid '') it also records the claimed run's start as the time the
+  // model-wide change points were refreshed through (series_noise.change_points_through of the
+  // model row, when that row exists: LoadModelNoise writes it).
+  virtual Status ReplaceChangePoints(
+      const std::map<SeriesKey, std::vector<StoredChangePoint>>& by_series) = 0;
+
+  // The series whose GPU-model change points are due: never refreshed, or refreshed through a
+  // run that started at least `interval` before the claimed run did (always, for a zero
+  // interval). On a fleet every run of a night would otherwise recompute and rewrite the same
+  // model-wide change points.
+  virtual StatusOr<std::set<std::string>> ModelChangePointsDue(
+      const std::vector<std::string>& series_ids, std::chrono::seconds interval) = 0;
 
   // SUSPECTED regressions whose confirmation job is `job_id`, locked for update.
   virtual StatusOr<std::vector<Suspect>> SuspectsOfConfirmationJob(int64_t job_id) = 0;

@@ -13,6 +13,7 @@
 #include "server/analysis/confirmation_plan.h"
 #include "server/analysis/finding_builder.h"
 #include "server/analysis/finding_tracker.h"
+#include "server/analysis/night_peers.h"
 #include "server/analysis/series_change_points.h"
 #include "server/detect/baseline.h"
 #include "server/detect/false_alarm_control.h"
@@ -178,30 +179,43 @@ struct Judged {
 };
 
 StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>& cases,
-                                      const AnalysisConfig& config) {
+                                      const AnalysisConfig& config, NightPeerCache& night) {
   const ClaimedRun& run = tx.run();
   const detect::DetectionConfig& dc = config.detection;
   RunAnalysisSummary summary;
   summary.cases = static_cast<int>(cases.size());
   summary.coverage.cases = summary.cases;
   std::vector<std::string> series_ids;
+  for (const RunCase& c : cases) series_ids.push_back(c.series_id);
+  // The GPU-model series are read only where they are used: for their change points when those
+  // are due, and for judging only when baselines may mix GPUs (same_device_only off).
+  std::set<std::string> model_series;
+  if (dc.same_device_only) {
+    ASSIGN_OR_RETURN(model_series,
+                     tx.ModelChangePointsDue(series_ids, config.model_change_points_interval));
+  } else {
+    model_series.insert(series_ids.begin(), series_ids.end());
+  }
   std::set<SeriesKey> keys;
   for (const RunCase& c : cases) {
-    series_ids.push_back(c.series_id);
-    keys.insert({c.series_id, ""});
+    if (model_series.count(c.series_id) > 0) keys.insert({c.series_id, ""});
     keys.insert({c.series_id, run.device_uuid});
   }
   RETURN_IF_ERROR(tx.LockSeries(std::vector<SeriesKey>(keys.begin(), keys.end())));
   const double max_throttled = dc.max_throttled_fraction;
-  ASSIGN_OR_RETURN(SeriesMap model,
-                   tx.LoadSeries(series_ids, "", config.history_runs, max_throttled));
+  SeriesMap model;
+  if (!model_series.empty()) {
+    ASSIGN_OR_RETURN(model, tx.LoadSeries(std::vector<std::string>(model_series.begin(),
+                                                                   model_series.end()),
+                                          "", config.history_runs, max_throttled));
+  }
   ASSIGN_OR_RETURN(SeriesMap device,
                    tx.LoadSeries(series_ids, run.device_uuid, config.history_runs, max_throttled));
   const int64_t window_us = std::chrono::microseconds(config.fleet_window).count();
   ASSIGN_OR_RETURN(auto pins, tx.LoadPinnedBaselines(series_ids, max_throttled));
   ASSIGN_OR_RETURN(auto peers,
-                   tx.NightPeers(series_ids, run.finished_at_micros - window_us,
-                                 run.finished_at_micros, config.fleet.max_throttled_fraction));
+                   night.Peers(tx, series_ids, run.finished_at_micros - window_us,
+                               run.finished_at_micros, config.fleet.max_throttled_fraction));
   ASSIGN_OR_RETURN(auto noise, tx.LoadModelNoise(series_ids, config.model_noise_points,
                                                  config.model_noise_max_age, max_throttled));
   ASSIGN_OR_RETURN(auto active, tx.LoadActiveFindings(series_ids));
@@ -291,6 +305,9 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     if (devices == peers.end()) continue;
     const detect::FleetView view = detect::FindFleetOutliers(devices->second, config.fleet);
     for (Finding& f : FindingsFromFleet(run, c, view, config.fleet)) {
+      // Another device's outlier is reported by the first run of the night that sees it; later
+      // runs would only send the same row again (a no-op insert with ~G baseline ids).
+      if (f.run_id != 0 && night.Reported(f.run_id, f.series_id)) continue;
       findings.push_back(std::move(f));
       finding_cases.push_back(&c);
     }
@@ -322,6 +339,9 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     }
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> ids, tx.InsertFindings(findings));
+  for (const Finding& f : findings) {  // stored now (inserted, or already there)
+    if (f.kind == kKindOutlier) night.NoteReported(f.run_id != 0 ? f.run_id : run.run_id, f.series_id);
+  }
   std::vector<int64_t> suspect_ids;
   for (size_t i = 0; i < findings.size(); ++i) {
     if (findings[i].state == kStateSuspected && ids[i] != 0) suspect_ids.push_back(ids[i]);
@@ -338,25 +358,29 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   }
   RETURN_IF_ERROR(tx.RecordCoverage(summary.coverage));
 
+  std::map<SeriesKey, std::vector<StoredChangePoint>> change_points;
   for (const SeriesKey& key : keys) {
     const SeriesMap& source = key.device_uuid.empty() ? model : device;
     auto it = source.find(key.series_id);
-    std::vector<StoredChangePoint> points;
+    std::vector<StoredChangePoint>& points = change_points[key];
     if (it != source.end()) {
       ASSIGN_OR_RETURN(points, SeriesChangePoints(it->second, config.change_points));
     }
-    RETURN_IF_ERROR(tx.ReplaceChangePoints(key, points));
     ++summary.change_point_series;
   }
+  RETURN_IF_ERROR(tx.ReplaceChangePoints(change_points));
   return summary;
 }
 
 }  // namespace
 
-StatusOr<RunAnalysisSummary> AnalyzeRun(AnalysisTx& tx, const AnalysisConfig& config) {
+StatusOr<RunAnalysisSummary> AnalyzeRun(AnalysisTx& tx, const AnalysisConfig& config,
+                                        NightPeerCache* night) {
   ASSIGN_OR_RETURN(std::vector<RunCase> cases, tx.LoadRunCases());
   if (tx.run().confirms_run_id != 0) return ResolveConfirmation(tx, cases, config);
-  return JudgeRun(tx, cases, config);
+  if (night != nullptr) return JudgeRun(tx, cases, config, *night);
+  NightPeerCache once;
+  return JudgeRun(tx, cases, config, once);
 }
 
 }  // namespace warpwatch::server::analysis

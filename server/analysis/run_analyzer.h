@@ -13,6 +13,7 @@
 #include "common/status/status.h"
 #include "server/analysis/analysis_config.h"
 #include "server/analysis/analysis_store.h"
+#include "server/analysis/night_peers.h"
 
 namespace warpwatch::server::analysis {
 
@@ -39,8 +40,11 @@ struct RunAnalysisSummary {
 };
 
 // Analyses tx.run(). Safe to run again on a rolled-back transaction (it only reads and writes
-// through `tx`). Errors: the store's.
-StatusOr<RunAnalysisSummary> AnalyzeRun(AnalysisTx& tx, const AnalysisConfig& config);
+// through `tx`; `night` only caches finished runs' points and notes outliers as pending, which the
+// caller commits or discards with the transaction). `night`: the caller's cache of the night's
+// peers, kept between analyses on one thread; nullptr reads the night afresh. Errors: the store's.
+StatusOr<RunAnalysisSummary> AnalyzeRun(AnalysisTx& tx, const AnalysisConfig& config,
+                                        NightPeerCache* night = nullptr);
 
 }  // namespace warpwatch::server::analysis
 

@@ -123,14 +123,12 @@ Status PgAnalysisTx::LockSeries(const std::vector<analysis::SeriesKey>& keys) {
   return GuardPg<Status>("LockSeries", [&]() -> Status {
     std::vector<std::string> texts;
     for (const analysis::SeriesKey& k : keys) texts.push_back(k.series_id + '\x1f' + k.device_uuid);
-    // One global order (the hash), one lock per statement: two analyses never wait on each other
-    // in a cycle.
-    pqxx::result hashes = tx_.exec_params(
-        "SELECT DISTINCT hashtextextended(k, 9) AS h FROM unnest($1::text[]) k ORDER BY h",
+    // One global order (the hash) so two analyses never wait on each other in a cycle: the
+    // locks are taken row by row in the ordered subquery's order, in one round trip.
+    tx_.exec_params(
+        "SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 9) AS h"
+        " FROM unnest($1::text[]) k ORDER BY h) ordered",
         TextArrayLiteral(texts));
-    for (const pqxx::row& row : hashes) {
-      tx_.exec_params("SELECT pg_advisory_xact_lock($1::bigint)", row[0].as<int64_t>());
-    }
     return OkStatus();
   });
 }
@@ -249,45 +247,67 @@ StatusOr<std::map<std::string, analysis::PinnedBaseline>> PgAnalysisTx::LoadPinn
   });
 }
 
-StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> PgAnalysisTx::NightPeers(
-    const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
-    double max_throttled_fraction) {
-  using Result = std::map<std::string, std::vector<detect::RunPoint>>;
-  return GuardPg<StatusOr<Result>>("NightPeers", [&]() -> StatusOr<Result> {
-    // me: the claimed run's schedule run (NULL without one) and its software. A peer is a run of
-    // the same schedule run, or, without one, a run of the window with the same software.
-    // `peer`: those runs first (a schedule run's through its jobs, job_schedule_run_idx), then
-    // their points through the series index restricted to the peers' run id range, so a call
-    // reads the night's points of each series rather than the whole series.
+StatusOr<std::vector<analysis::PeerRun>> PgAnalysisTx::NightPeerRuns(int64_t from_micros,
+                                                                     int64_t to_micros) {
+  using Result = std::vector<analysis::PeerRun>;
+  return GuardPg<StatusOr<Result>>("NightPeerRuns", [&]() -> StatusOr<Result> {
+    // me: the claimed run's schedule run (NULL without one) and its software. A schedule run's
+    // peers come through its jobs (job_schedule_run_idx); a window's are the runs that finished
+    // in it with the same software.
     pqxx::result rows = tx_.exec_params(
         std::string(
             "WITH me AS MATERIALIZED (SELECT j.schedule_run_id AS sr,"
             "  c.driver_version AS drv, c.cuda_runtime_version AS rt,"
             "  c.worker_version AS wv, coalesce(c.labels->>'git_sha', '') AS sha"
-            "  FROM run c LEFT JOIN job j ON j.id = c.job_id WHERE c.id = $5),"
-            " peer AS MATERIALIZED ("
-            "  SELECT r.id, r.device_uuid, r.finished_at FROM run r WHERE r.id = $5"
+            "  FROM run c LEFT JOIN job j ON j.id = c.job_id WHERE c.id = $3),"
+            " peer AS ("
+            "  SELECT $3::bigint AS id"
             "  UNION"
-            "  SELECT r.id, r.device_uuid, r.finished_at FROM me, job pj"
+            "  SELECT r.id FROM me, job pj"
             "  JOIN run r ON r.job_id = pj.id WHERE pj.schedule_run_id = me.sr"
             "  UNION"
-            "  SELECT r.id, r.device_uuid, r.finished_at FROM me, run r"
+            "  SELECT r.id FROM me, run r"
             "  WHERE me.sr IS NULL"
-            "  AND r.finished_at > 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
-            "  AND r.finished_at <= 'epoch'::timestamptz + $3::bigint * interval '1 microsecond'"
+            "  AND r.finished_at > 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
+            "  AND r.finished_at <= 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
             "  AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
             "  AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha)"
-            " SELECT DISTINCT ON (m.series_id, r.device_uuid) m.series_id, ") +
-            kPointColumns +
-            " FROM measurement m JOIN peer p ON p.id = m.run_id JOIN run r ON r.id = p.id"
-            " WHERE m.series_id = ANY($1::text[]) AND r.device_uuid <> ''"
-            " AND m.run_id >= (SELECT min(id) FROM peer) AND m.run_id <= (SELECT max(id) FROM peer)"
-            " AND" +
-            kHistoryRun + " AND" + GoodPoint(4) +
-            " ORDER BY m.series_id, r.device_uuid, r.finished_at DESC, r.id DESC",
-        TextArrayLiteral(series_ids), from_micros, to_micros, max_throttled_fraction, run_.run_id);
+            " SELECT r.id, r.device_uuid, ") +
+            MicrosSql("r.finished_at") +
+            " FROM peer p JOIN run r ON r.id = p.id WHERE r.device_uuid <> '' AND" + kHistoryRun,
+        from_micros, to_micros, run_.run_id);
     Result out;
-    for (const pqxx::row& row : rows) out[row[0].as<std::string>()].push_back(PointFromRow(row, 1));
+    out.reserve(rows.size());
+    for (const pqxx::row& row : rows) {
+      analysis::PeerRun peer;
+      peer.run_id = row[0].as<int64_t>();
+      peer.device_uuid = row[1].as<std::string>();
+      peer.finished_at_micros = row[2].is_null() ? 0 : row[2].as<int64_t>();
+      out.push_back(std::move(peer));
+    }
+    return out;
+  });
+}
+
+StatusOr<std::map<int64_t, std::map<std::string, detect::RunPoint>>>
+PgAnalysisTx::GoodPointsOfRuns(const std::vector<std::string>& series_ids,
+                               const std::vector<int64_t>& run_ids,
+                               double max_throttled_fraction) {
+  using Result = std::map<int64_t, std::map<std::string, detect::RunPoint>>;
+  return GuardPg<StatusOr<Result>>("GoodPointsOfRuns", [&]() -> StatusOr<Result> {
+    Result out;
+    if (run_ids.empty() || series_ids.empty()) return out;
+    // Through measurement (run_id, case_canonical): NightPeerCache reads each run's points once.
+    pqxx::result rows = tx_.exec_params(
+        std::string("SELECT m.series_id, ") + kPointColumns +
+            " FROM measurement m JOIN run r ON r.id = m.run_id"
+            " WHERE m.run_id = ANY($1::bigint[]) AND m.series_id = ANY($2::text[]) AND" +
+            GoodPoint(3),
+        BigintArrayLiteral(run_ids), TextArrayLiteral(series_ids), max_throttled_fraction);
+    for (const pqxx::row& row : rows) {
+      detect::RunPoint p = PointFromRow(row, 1);
+      out[p.run_id][row[0].as<std::string>()] = std::move(p);
+    }
     return out;
   });
 }

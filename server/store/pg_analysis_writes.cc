@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
@@ -113,21 +114,68 @@ StatusOr<int64_t> PgAnalysisTx::EnqueueConfirmationJob(const v1::JobSpec& spec,
   });
 }
 
-Status PgAnalysisTx::ReplaceChangePoints(const analysis::SeriesKey& key,
-                                         const std::vector<analysis::StoredChangePoint>& points) {
-  return GuardPg<Status>("ReplaceChangePoints", [&]() -> Status {
-    tx_.exec_params("DELETE FROM change_point WHERE series_id = $1 AND device_uuid = $2",
-                    key.series_id, key.device_uuid);
+Status PgAnalysisTx::ReplaceChangePoints(
+    const std::map<analysis::SeriesKey, std::vector<analysis::StoredChangePoint>>& by_series) {
+  if (by_series.empty()) return OkStatus();
+  std::vector<std::string> series_ids, devices, model_series;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& [key, points] : by_series) {
+    series_ids.push_back(key.series_id);
+    devices.push_back(key.device_uuid);
+    if (key.device_uuid.empty()) model_series.push_back(key.series_id);
     for (const analysis::StoredChangePoint& p : points) {
+      rows.push_back({{"series_id", key.series_id},
+                      {"device_uuid", key.device_uuid},
+                      {"run_id", p.run_id},
+                      {"at", p.at_micros},
+                      {"before", p.median_before},
+                      {"after", p.median_after},
+                      {"change", p.relative_change},
+                      {"p", p.p_value},
+                      {"q", p.q_hat}});
+    }
+  }
+  return GuardPg<Status>("ReplaceChangePoints", [&]() -> Status {
+    // One statement for every series' rows (a run touches ~2 x its cases' series).
+    tx_.exec_params(
+        "DELETE FROM change_point c USING unnest($1::text[], $2::text[]) AS k(series_id, device)"
+        " WHERE c.series_id = k.series_id AND c.device_uuid = k.device",
+        TextArrayLiteral(series_ids), TextArrayLiteral(devices));
+    if (!rows.empty()) {
       tx_.exec_params(
           "INSERT INTO change_point (series_id, device_uuid, run_id, at, median_before,"
           " median_after, relative_change, p_value, q_hat)"
-          " VALUES ($1, $2, $3, 'epoch'::timestamptz + $4::bigint * interval '1 microsecond',"
-          " $5, $6, $7, $8, $9)",
-          key.series_id, key.device_uuid, p.run_id, p.at_micros, p.median_before, p.median_after,
-          p.relative_change, p.p_value, p.q_hat);
+          " SELECT x.series_id, x.device_uuid, x.run_id,"
+          " 'epoch'::timestamptz + x.at * interval '1 microsecond', x.before, x.after, x.change,"
+          " x.p, x.q FROM json_to_recordset($1::json) AS x(series_id text, device_uuid text,"
+          " run_id bigint, at bigint, before double precision, after double precision,"
+          " change double precision, p double precision, q double precision)",
+          rows.dump());
+    }
+    if (!model_series.empty()) {
+      tx_.exec_params(
+          "UPDATE series_noise n SET change_points_through = greatest(n.change_points_through,"
+          " r.started_at) FROM run r WHERE r.id = $2 AND n.device_uuid = ''"
+          " AND n.series_id = ANY($1::text[])",
+          TextArrayLiteral(model_series), run_.run_id);
     }
     return OkStatus();
+  });
+}
+
+StatusOr<std::set<std::string>> PgAnalysisTx::ModelChangePointsDue(
+    const std::vector<std::string>& series_ids, std::chrono::seconds interval) {
+  using Result = std::set<std::string>;
+  return GuardPg<StatusOr<Result>>("ModelChangePointsDue", [&]() -> StatusOr<Result> {
+    Result due(series_ids.begin(), series_ids.end());
+    if (interval.count() <= 0) return due;
+    pqxx::result fresh = tx_.exec_params(
+        "SELECT n.series_id FROM series_noise n, run r WHERE r.id = $2"
+        " AND n.series_id = ANY($1::text[]) AND n.device_uuid = ''"
+        " AND n.change_points_through > r.started_at - $3::bigint * interval '1 second'",
+        TextArrayLiteral(series_ids), run_.run_id, static_cast<int64_t>(interval.count()));
+    for (const pqxx::row& row : fresh) due.erase(row[0].as<std::string>());
+    return due;
   });
 }
 

@@ -37,8 +37,10 @@ class PgAnalysisTx : public analysis::AnalysisTx {
                                                      bool with_samples) override;
   StatusOr<std::map<std::string, analysis::PinnedBaseline>> LoadPinnedBaselines(
       const std::vector<std::string>& series_ids, double max_throttled_fraction) override;
-  StatusOr<std::map<std::string, std::vector<detect::RunPoint>>> NightPeers(
-      const std::vector<std::string>& series_ids, int64_t from_micros, int64_t to_micros,
+  StatusOr<std::vector<analysis::PeerRun>> NightPeerRuns(int64_t from_micros,
+                                                         int64_t to_micros) override;
+  StatusOr<std::map<int64_t, std::map<std::string, detect::RunPoint>>> GoodPointsOfRuns(
+      const std::vector<std::string>& series_ids, const std::vector<int64_t>& run_ids,
       double max_throttled_fraction) override;
   StatusOr<std::map<std::string, detect::NoiseEstimate>> LoadModelNoise(
       const std::vector<std::string>& series_ids, size_t points, std::chrono::seconds max_age,
@@ -55,8 +57,11 @@ class PgAnalysisTx : public analysis::AnalysisTx {
   StatusOr<v1::JobSpec> JobSpecOfRun() override;
   StatusOr<int64_t> EnqueueConfirmationJob(const v1::JobSpec& spec, int64_t points_total,
                                            const std::vector<int64_t>& regression_ids) override;
-  Status ReplaceChangePoints(const analysis::SeriesKey& key,
-                             const std::vector<analysis::StoredChangePoint>& points) override;
+  Status ReplaceChangePoints(
+      const std::map<analysis::SeriesKey, std::vector<analysis::StoredChangePoint>>& by_series)
+      override;
+  StatusOr<std::set<std::string>> ModelChangePointsDue(const std::vector<std::string>& series_ids,
+                                                       std::chrono::seconds interval) override;
   StatusOr<std::vector<analysis::Suspect>> SuspectsOfConfirmationJob(int64_t job_id) override;
   Status ResolveSuspect(int64_t regression_id, const std::string& to_state,
                         const std::string& note) override;

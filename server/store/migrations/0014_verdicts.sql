@@ -47,6 +47,9 @@ CREATE TABLE series_noise (
   baseline_runs         integer NOT NULL DEFAULT 0,
   run_id                bigint REFERENCES run (id) ON DELETE SET NULL,  -- device rows: the run
   computed_at           timestamptz NOT NULL DEFAULT now(),
+  -- Model rows: the start of the run the model-wide change points were last recomputed at; they
+  -- are recomputed at most once per AnalysisConfig::model_change_points_interval of run starts.
+  change_points_through timestamptz,
   PRIMARY KEY (series_id, device_uuid)
 );
 

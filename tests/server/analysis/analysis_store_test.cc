@@ -82,7 +82,7 @@ TEST_F(AnalysisStoreTest, AnAnalysisThatCannotSucceedRollsBackAndSkipsTheRun) {
   StatusOr<std::optional<int64_t>> r = analysis_store_->AnalyzeNextRun([&](AnalysisTx& tx) {
     analysis::StoredChangePoint cp;
     cp.run_id = tx.run().run_id;
-    EXPECT_TRUE(tx.ReplaceChangePoints({"s@m", ""}, {cp}).ok());  // written, then rolled back
+    EXPECT_TRUE(tx.ReplaceChangePoints({{{"s@m", ""}, {cp}}}).ok());  // written, then rolled back
     return InternalError("analysis bug");
   });
   ASSERT_FALSE(r.ok());

@@ -123,11 +123,17 @@ std::vector<int64_t> AnalysisTest::AddNoisyRuns(const Point& base, int n, double
 int AnalysisTest::AnalyzeAll(analysis::AnalysisStore* store) {
   if (store == nullptr) store = analysis_store_.get();
   int claimed = 0;
+  analysis::NightPeerCache night;  // kept across the runs of this call, as AnalysisLoop keeps it
   while (true) {
     StatusOr<std::optional<int64_t>> run = store->AnalyzeNextRun([&](analysis::AnalysisTx& tx) {
-      StatusOr<analysis::RunAnalysisSummary> s = analysis::AnalyzeRun(tx, config_);
+      StatusOr<analysis::RunAnalysisSummary> s = analysis::AnalyzeRun(tx, config_, &night);
       return s.ok() ? OkStatus() : s.status();
     });
+    if (run.ok()) {
+      night.Commit();
+    } else {
+      night.Discard();
+    }
     EXPECT_TRUE(run.ok()) << run.status().ToString();
     if (!run.ok() || !run->has_value()) return claimed;
     ++claimed;

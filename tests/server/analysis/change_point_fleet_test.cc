@@ -2,6 +2,8 @@
 // fleet outliers from the latest runs of each device of a model. On a real PostgreSQL.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "tests/server/analysis/analysis_test_util.h"
 
 namespace warpwatch::server::testing {
@@ -11,6 +13,12 @@ constexpr double kNoise = 0.002;
 
 class ChangePointFleetTest : public AnalysisTest {
  protected:
+  // These runs all start within seconds: the model-wide change points are recomputed on each.
+  void SetUp() override {
+    AnalysisTest::SetUp();
+    config_.model_change_points_interval = std::chrono::seconds(0);
+  }
+
   pqxx::result ChangePoints(const std::string& device) {
     return Sql(
         "SELECT run_id, relative_change, median_before, median_after, p_value, id FROM change_point"
@@ -55,6 +63,31 @@ TEST_F(ChangePointFleetTest, EachRunReplacesTheSeriesChangePoints) {
   EXPECT_EQ(cps[1][0].as<int64_t>(), second_step.front());
   EXPECT_NE(cps[0][5].as<int64_t>(), first_row);  // recomputed and rewritten, not kept
   EXPECT_EQ(Sql("SELECT count(*) FROM change_point").at(0).at(0).as<int>(), 4);
+}
+
+TEST_F(ChangePointFleetTest, TheModelSeriesIsRecomputedOncePerIntervalOfRunStartsNotPerRun) {
+  config_.model_change_points_interval = std::chrono::hours(12);
+  Point base;
+  AddNoisyRuns(base, 30, kNoise);
+  ASSERT_EQ(AnalyzeAll(), 30);
+  Point slower = base;
+  slower.median = base.median * 1.05;
+  const std::vector<int64_t> step = AddNoisyRuns(slower, 15, kNoise);
+  ASSERT_EQ(AnalyzeAll(), 15);
+  // All within one night: the model series was recomputed by the first run (30 flat points, no
+  // change point) and not since; the device's own series on every run.
+  EXPECT_EQ(ChangePoints("").size(), 0u);
+  ASSERT_EQ(ChangePoints(kDeviceA).size(), 1u);
+  // A run that starts 13 h after the first recomputes the model series over all of them.
+  const int64_t next = AddNoisyRuns(slower, 1, kNoise)[0];
+  Sql("UPDATE run SET started_at = (SELECT min(started_at) FROM run) + interval '13 hours',"
+      " finished_at = (SELECT min(started_at) FROM run) + interval '13 hours 1 minute'"
+      " WHERE id = " +
+      std::to_string(next));
+  ASSERT_EQ(AnalyzeAll(), 1);
+  pqxx::result cps = ChangePoints("");
+  ASSERT_EQ(cps.size(), 1u);
+  EXPECT_EQ(cps[0][0].as<int64_t>(), step.front());
 }
 
 TEST_F(ChangePointFleetTest, StationaryNoiseGivesNoChangePoints) {
