@@ -75,7 +75,15 @@ StatusOr<bool> WorkerServiceImpl::Admit(detail::ParkedPoll& poll) {
   // Read the generation before claiming: a job queued after the claim's snapshot advances it, so
   // the parked poll claims again instead of missing that job.
   poll.seen = store->job_notifier().Generation();
-  return Claim(poll);
+  ASSIGN_OR_RETURN(bool leased, Claim(poll));
+  if (!leased) {
+    // Parked next: what the parking thread matches notifications against. Unknown on an error
+    // (the poll is then woken by every notification, as before).
+    StatusOr<Claimant> claimant =
+        store->DescribeClaimant(poll.request->worker_id(), poll.request->device_uuid());
+    if (claimant.ok()) poll.claimant = std::move(*claimant);
+  }
+  return leased;
 }
 
 StatusOr<bool> WorkerServiceImpl::Claim(const detail::ParkedPoll& poll) {

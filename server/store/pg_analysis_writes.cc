@@ -103,8 +103,7 @@ StatusOr<int64_t> PgAnalysisTx::EnqueueConfirmationJob(const v1::JobSpec& spec,
                    .at(0)
                    .at(0)
                    .as<int64_t>();
-      tx_.exec_params("SELECT pg_notify($1, $2)", std::string(kJobQueuedChannel),
-                      std::to_string(job_id));
+      NotifyJobQueued(tx_, job_id);
     }
     tx_.exec_params(
         "UPDATE regression SET confirmation_job_id = $1, updated_at = now()"

@@ -125,8 +125,9 @@ StatusOr<FireRows> InsertFire(pqxx::work& tx, const v1::Schedule& schedule, int6
       spec_json, spec.priority(), spec.max_attempts(), points_total, submitted_by, labels,
       rows.run_id, TextArrayLiteral(devices));
   rows.jobs = static_cast<int>(jobs.size());
-  tx.exec_params("SELECT pg_notify($1, $2)", std::string(kJobQueuedChannel),
-                 std::to_string(jobs.at(0).at(0).as<int64_t>()));
+  std::vector<int64_t> job_ids;
+  for (const pqxx::row& row : jobs) job_ids.push_back(row[0].as<int64_t>());
+  NotifyJobsQueued(tx, job_ids);  // one per job: each wakes only its GPU's poll
   return rows;
 }
 

@@ -4,6 +4,7 @@
 
 #include <pqxx/pqxx>
 
+#include "server/store/detail/conversions.h"
 #include "server/store/detail/pg_store_impl.h"
 
 namespace warpwatch::server {
@@ -30,8 +31,23 @@ Status PgStore::Ping() {
 }
 
 void NotifyJobQueued(pqxx::work& tx, int64_t job_id) {
-  tx.exec_params("SELECT pg_notify($1, $2)", std::string(kJobQueuedChannel),
-                 std::to_string(job_id));
+  if (job_id == 0) {
+    tx.exec_params("SELECT pg_notify($1, '*')", std::string(kJobQueuedChannel));
+    return;
+  }
+  NotifyJobsQueued(tx, {job_id});
+}
+
+void NotifyJobsQueued(pqxx::work& tx, const std::vector<int64_t>& job_ids) {
+  if (job_ids.empty()) return;
+  // A NOTIFY payload must stay under 8000 bytes: a selector with huge labels sends the id only.
+  tx.exec_params(
+      "SELECT pg_notify($1, CASE WHEN octet_length(p) < 7900 THEN p"
+      "  ELSE json_build_object('job', id)::text END)"
+      " FROM (SELECT id, json_build_object('job', id, 'model', selector_gpu_model,"
+      "  'uuid', selector_gpu_uuid, 'labels', selector_worker_labels)::text AS p"
+      "  FROM job WHERE id = ANY($2::bigint[]) ORDER BY id) j",
+      std::string(kJobQueuedChannel), BigintArrayLiteral(job_ids));
 }
 
 }  // namespace detail

@@ -85,6 +85,24 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
   });
 }
 
+StatusOr<Claimant> PgStore::DescribeClaimant(const std::string& worker_id,
+                                            const std::string& device_uuid) {
+  return Run<Claimant>("DescribeClaimant", [&](pqxx::work& tx) -> StatusOr<Claimant> {
+    pqxx::result owner = tx.exec_params(
+        "SELECT w.labels::text, d.name FROM worker w JOIN device d ON d.worker_id = w.id"
+        " WHERE w.id = $1 AND d.uuid = $2",
+        worker_id, device_uuid);
+    if (owner.empty()) {
+      return NotFoundError("device " + device_uuid + " is not registered to worker " + worker_id);
+    }
+    Claimant c;
+    c.device_uuid = device_uuid;
+    c.device_name = owner[0][1].as<std::string>();
+    ASSIGN_OR_RETURN(c.worker_labels, StringMapFromJson(owner[0][0].as<std::string>()));
+    return c;
+  });
+}
+
 namespace {
 
 // The lease part of RecordHeartbeat, in `tx`.
@@ -147,17 +165,16 @@ StatusOr<int> PgStore::RequeueExpiredLeases() {
         "   lease_owner = NULL, lease_expiry = NULL, current_case = ''"
         " FROM expired WHERE j.id = expired.id"
         " RETURNING j.id, j.state, j.current_run_id");
-    bool requeued = false;
-    std::vector<int64_t> runs;
+    std::vector<int64_t> requeued, runs;
     for (const pqxx::row& row : r) {
-      if (row[1].as<std::string>() == "QUEUED") requeued = true;
+      if (row[1].as<std::string>() == "QUEUED") requeued.push_back(row[0].as<int64_t>());
       if (!row[2].is_null()) runs.push_back(row[2].as<int64_t>());
     }
     tx.exec_params(
         "UPDATE run SET state = 'FAILED', error = 'lease expired', finished_at = now()"
         " WHERE id = ANY($1::bigint[]) AND finished_at IS NULL",
         BigintArrayLiteral(runs));
-    if (requeued) NotifyJobQueued(tx, 0);
+    NotifyJobsQueued(tx, requeued);
     return static_cast<int>(r.size());
   });
 }

@@ -95,21 +95,50 @@ struct UploadCounts {
   int duplicates = 0;  // (run, case canonical) already stored: ignored
 };
 
+// What one notification says about the job that became claimable, so a parked long-poll can tell
+// whether it may take it without a claim transaction. `any`: it says nothing (a requeue of several
+// jobs, a selector too large for a notification, or notifications that may have been missed):
+// every poll may.
+struct JobWake {
+  uint64_t generation = 0;  // the notifier generation it advanced to
+  int64_t job_id = 0;       // 0: unknown
+  bool any = true;
+  std::string gpu_model;    // the job's selector (when !any): glob over the device name, '' any
+  std::string gpu_uuid;     // exact device uuid, '' any
+  std::map<std::string, std::string> worker_labels;  // each must be on the worker
+};
+
+// The device a long-poll claims for, as ClaimJob matches selectors against it.
+struct Claimant {
+  std::string device_uuid;
+  std::string device_name;
+  std::map<std::string, std::string> worker_labels;
+};
+
+// True when a job with `wake`'s selector may be claimed for `claimant` (ClaimJob's match: model
+// glob, uuid exact, labels contained). Always true for an `any` wake.
+bool WakeMatches(const JobWake& wake, const Claimant& claimant);
+
 // Wakes long-polls when jobs become claimable (PostgreSQL LISTEN/NOTIFY underneath).
 // Usage without lost wake-ups:
 //   uint64_t seen = notifier.Generation();
 //   ... ClaimJob() found nothing ...
 //   notifier.WaitForJob(seen, remaining);   // returns at once if a job arrived since `seen`
+//   for (const JobWake& w : notifier.WakesSince(seen)) ... claim only where WakeMatches
 // Thread-safe. A generation change is a hint, not a promise: claim again and expect to lose races.
 // When the listening connection breaks, the generation also advances once it is re-established
-// (notifications may have been missed meanwhile).
+// (notifications may have been missed meanwhile), with an `any` wake.
 class JobNotifier {
  public:
   virtual ~JobNotifier() = default;
-  // Increases by at least one for every notification received.
+  // Increases by one for every notification received.
   virtual uint64_t Generation() const = 0;
   // Blocks until Generation() > seen or `timeout` passes. True when the generation advanced.
   virtual bool WaitForJob(uint64_t seen, std::chrono::milliseconds timeout) = 0;
+  // The wakes of generations seen+1 .. Generation(), oldest first. Older than the notifier keeps
+  // (its last kKeptWakes): one `any` wake stands for them.
+  virtual std::vector<JobWake> WakesSince(uint64_t seen) const = 0;
+  static constexpr size_t kKeptWakes = 4096;
 };
 
 // Thread-safe: every method may be called from many threads at once. Methods never hang: with the
@@ -231,6 +260,10 @@ class Store {
   virtual StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                                   const std::string& device_uuid,
                                                   std::chrono::milliseconds lease_duration) = 0;
+  // What ClaimJob matches selectors against for device `device_uuid` of this worker (its name and
+  // the worker's labels). NOT_FOUND as ClaimJob.
+  virtual StatusOr<Claimant> DescribeClaimant(const std::string& worker_id,
+                                              const std::string& device_uuid) = 0;
   // A lease is a run: the worker holds run R while R is its job's current run, the job is
   // RUNNING and leased to the worker. Every lease operation below names the run, so a run that
   // lost its lease (requeued, then claimed again as a new run, even by the same worker) can no

@@ -128,25 +128,51 @@ void AcquireParking::Pass(uint64_t generation, bool shutting_down) {
                                      "client went away during the long-poll"));
     } else if (shutting_down || Clock::now() >= p.end) {
       p.reactor->Finish(grpc::Status::OK);  // empty: the wait ended (or the server stops)
-    } else if (p.seen < generation) {
-      // A job was queued (or requeued) since this poll last claimed: claim again.
-      p.seen = generation;
-      StatusOr<bool> leased = claim_(p);
-      if (!leased.ok()) {
-        p.reactor->Finish(failure_(p, leased.status()));
-      } else if (*leased) {
-        p.reactor->Finish(grpc::Status::OK);
-      } else {
-        done = false;
-      }
     } else {
       done = false;
     }
     it = done ? polls.erase(it) : std::next(it);
   }
+  if (!shutting_down) ClaimForWakes(polls, generation);
   std::lock_guard<std::mutex> lock(mu_);
   polls_.splice(polls_.begin(), polls);  // survivors first: they were parked before new ones
   in_pass_ = 0;
+}
+
+void AcquireParking::ClaimForWakes(std::list<ParkedPoll>& polls, uint64_t generation) {
+  uint64_t oldest = generation;
+  for (const ParkedPoll& p : polls) oldest = std::min(oldest, p.seen);
+  if (oldest >= generation) return;
+  for (const JobWake& wake : notifier_->WakesSince(oldest)) {
+    if (wake.generation > generation) break;  // the next pass handles it
+    for (auto it = polls.begin(); it != polls.end();) {
+      ParkedPoll& p = *it;
+      if (p.seen >= wake.generation || (p.claimant && !WakeMatches(wake, *p.claimant))) {
+        ++it;
+        continue;
+      }
+      p.seen = generation;  // whatever the outcome, this claim reads the queue as of now
+      ++parked_claims_;
+      StatusOr<bool> leased = claim_(p);
+      if (!leased.ok()) {
+        p.reactor->Finish(failure_(p, leased.status()));
+        it = polls.erase(it);
+        continue;  // the job is still there for the next poll
+      }
+      if (!*leased) {
+        // Its job went elsewhere: no other poll needs to look (unless this poll's device was
+        // unknown, and so perhaps not the job's).
+        if (!wake.any && p.claimant) break;
+        ++it;
+        continue;
+      }
+      const bool took_it = wake.job_id == 0 || p.response->job().id() == wake.job_id;
+      p.reactor->Finish(grpc::Status::OK);
+      it = polls.erase(it);
+      if (!wake.any && took_it) break;  // one claim for one job
+    }
+  }
+  for (ParkedPoll& p : polls) p.seen = std::max(p.seen, generation);
 }
 
 }  // namespace warpwatch::server::detail

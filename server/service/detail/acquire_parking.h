@@ -8,8 +8,10 @@
 //    stalling health checks for 350 ms (docs/results/server_load.md). Now such a burst queues
 //    here, drained at the pace of one connection, leaving the rest of the pool to heartbeats.
 //  - the parking thread sleeps on the store's job notifier for all parked polls and, when a
-//    notification arrives, claims again for each, one at a time. A thousand idle workers are a
-//    thousand entries in a list, not a thousand threads waking ten times a second each.
+//    notification arrives, claims for the polls its job may go to (the notification carries the
+//    job's selector: JobWake), in parking order, until one of them leases that job: one claim
+//    transaction per job, not one per parked poll. A thousand idle workers are a thousand entries
+//    in a list, not a thousand threads waking ten times a second each.
 #ifndef WARPWATCH_SERVER_SERVICE_DETAIL_ACQUIRE_PARKING_H_
 #define WARPWATCH_SERVER_SERVICE_DETAIL_ACQUIRE_PARKING_H_
 
@@ -24,6 +26,7 @@
 #include <functional>
 #include <list>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -57,6 +60,9 @@ struct ParkedPoll {
   std::string principal;                    // caller.name, for the log line of a failed claim
   std::chrono::steady_clock::time_point end;  // the wait ends: an empty answer
   uint64_t seen = 0;                        // notifier generation read before the last claim
+  // What ClaimJob matches selectors against, read at admission (Admit); unknown: every wake
+  // may be for this poll.
+  std::optional<Claimant> claimant;
 };
 
 class AcquireParking {
@@ -88,6 +94,9 @@ class AcquireParking {
   void Park(ParkedPoll poll);
   // Polls waiting to be admitted or parked now. Thread-safe.
   size_t size() const;
+  // Claim attempts the parking thread has made for parked polls (not the arrival claims), and
+  // the notifications it handled. Thread-safe.
+  uint64_t parked_claims() const { return parked_claims_.load(); }
 
   // Longest sleep of the thread between passes: bounds how late a cancelled client, an expired
   // wait or a shutdown is answered. Notifications end the sleep at once.
@@ -99,9 +108,15 @@ class AcquireParking {
   // Admits one arrived poll and answers or parks it (on the arrival thread).
   void AdmitOne(ParkedPoll poll);
   // One pass over the parked polls: finishes the cancelled, the expired (or all, at shutdown),
-  // and claims for those whose generation is behind `generation`.
-  // Not under mu_: claims run queries.
+  // and claims for the wakes up to `generation` (ClaimForWakes). Not under mu_: claims run
+  // queries.
   void Pass(uint64_t generation, bool shutting_down);
+  // For each wake after a poll's `seen` (oldest first): claims for the polls it matches, in
+  // order, until its job is leased or a claim finds nothing (the job went elsewhere); an `any`
+  // wake lets every poll claim. A poll whose claim found nothing has seen every job up to
+  // `generation` (the claim reads the committed queue) and claims no more in this pass. Leased
+  // and failed polls are finished and removed.
+  void ClaimForWakes(std::list<ParkedPoll>& polls, uint64_t generation);
 
   JobNotifier* notifier_;
   const ShutdownSignal* shutdown_;
@@ -112,6 +127,7 @@ class AcquireParking {
   std::list<ParkedPoll> polls_;  // guarded by mu_; the thread takes them out during a pass
   size_t in_pass_ = 0;           // guarded by mu_: polls taken out by the running pass
   std::atomic<bool> stopping_{false};
+  std::atomic<uint64_t> parked_claims_{0};
   std::thread thread_;
 
   mutable std::mutex arrivals_mu_;

@@ -2,6 +2,7 @@
 #include "server/store/detail/pg_job_notifier.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 namespace warpwatch::server::detail {
@@ -11,8 +12,8 @@ class Receiver : public pqxx::notification_receiver {
  public:
   Receiver(pqxx::connection_base& conn, PgJobNotifier* notifier)
       : pqxx::notification_receiver(conn, kJobQueuedChannel), notifier_(notifier) {}
-  void operator()(const std::string& /*payload*/, int /*backend_pid*/) override {
-    notifier_->Bump();
+  void operator()(const std::string& payload, int /*backend_pid*/) override {
+    notifier_->Bump(ParseJobWake(payload));
   }
 
  private:
@@ -24,6 +25,33 @@ constexpr std::chrono::milliseconds kMinBackoff{100};
 constexpr std::chrono::milliseconds kMaxBackoff{1000};
 
 }  // namespace
+
+JobWake ParseJobWake(const std::string& payload) {
+  JobWake wake;
+  const nlohmann::json doc = nlohmann::json::parse(payload, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) return wake;
+  auto text = [&](const char* key, std::string* out) {
+    auto it = doc.find(key);
+    if (it == doc.end()) return true;
+    if (!it->is_string()) return false;
+    *out = it->get<std::string>();
+    return true;
+  };
+  auto job = doc.find("job");
+  if (job != doc.end() && job->is_number_integer()) wake.job_id = job->get<int64_t>();
+  auto labels = doc.find("labels");
+  const bool has_selector = doc.contains("model") && doc.contains("uuid") &&
+                            labels != doc.end() && labels->is_object();
+  if (!has_selector || !text("model", &wake.gpu_model) || !text("uuid", &wake.gpu_uuid)) {
+    return JobWake{0, wake.job_id, true, "", "", {}};
+  }
+  for (const auto& [key, value] : labels->items()) {
+    if (!value.is_string()) return JobWake{0, wake.job_id, true, "", "", {}};
+    wake.worker_labels[key] = value.get<std::string>();
+  }
+  wake.any = false;
+  return wake;
+}
 
 PgJobNotifier::PgJobNotifier(std::string url) : url_(std::move(url)), thread_([this] { Loop(); }) {}
 
@@ -43,10 +71,28 @@ bool PgJobNotifier::WaitForJob(uint64_t seen, std::chrono::milliseconds timeout)
   return cv_.wait_for(lock, timeout, [&] { return generation_ > seen; });
 }
 
-void PgJobNotifier::Bump() {
+std::vector<JobWake> PgJobNotifier::WakesSince(uint64_t seen) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<JobWake> out;
+  if (seen >= generation_) return out;
+  const uint64_t oldest_kept = generation_ - wakes_.size() + 1;
+  if (seen + 1 < oldest_kept) {
+    JobWake missed;  // any: older than what is kept
+    missed.generation = oldest_kept - 1;
+    out.push_back(missed);
+  }
+  for (const JobWake& w : wakes_) {
+    if (w.generation > seen) out.push_back(w);
+  }
+  return out;
+}
+
+void PgJobNotifier::Bump(JobWake wake) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    ++generation_;
+    wake.generation = ++generation_;
+    wakes_.push_back(std::move(wake));
+    if (wakes_.size() > kKeptWakes) wakes_.pop_front();
   }
   cv_.notify_all();
 }

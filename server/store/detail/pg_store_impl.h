@@ -55,6 +55,8 @@ class PgStore : public Store {
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                           const std::string& device_uuid,
                                           std::chrono::milliseconds lease_duration) override;
+  StatusOr<Claimant> DescribeClaimant(const std::string& worker_id,
+                                      const std::string& device_uuid) override;
   StatusOr<LeaseRenewal> RecordHeartbeat(const std::string& worker_id,
                                          const std::vector<int64_t>& run_ids,
                                          std::chrono::milliseconds lease_duration) override;
@@ -95,8 +97,6 @@ class PgStore : public Store {
   PgJobNotifier notifier_;
 };
 
-// Queues a NOTIFY on kJobQueuedChannel, delivered when `tx` commits.
-void NotifyJobQueued(pqxx::work& tx, int64_t job_id);
 
 }  // namespace warpwatch::server::detail
 
