@@ -1,6 +1,8 @@
 // File: worker/daemon/serve_options.cc
 #include "worker/daemon/serve_options.h"
 
+#include "worker/contention/contention_flags.h"
+
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <fstream>
@@ -76,6 +78,7 @@ CLI::App* AddServeCommand(CLI::App& app, ServeOptions* o) {
       ->capture_default_str();
   serve->add_option("--log-level", o->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
+  AddContentionFlags(*serve, &o->test_contention);  // hidden, test only
   return serve;
 }
 
