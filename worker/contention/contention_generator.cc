@@ -10,8 +10,8 @@ namespace warpwatch::worker {
 namespace {
 
 constexpr size_t kMiB = size_t{1} << 20;
-constexpr size_t kWord = 16;                  // the copy moves 16-byte words
-constexpr size_t kProbeBytes = 64 * kMiB;     // calibration copy, before scaling to the target
+constexpr size_t kWord = 16;               // the copy moves 16-byte words
+constexpr size_t kProbeBytes = 64 * kMiB;  // calibration copy, before scaling to the target
 constexpr size_t kMinBufferBytes = 64 * kMiB;
 
 // Makes `device` current for the scope; puts the caller's device back.

@@ -37,10 +37,10 @@ namespace warpwatch::worker {
 
 struct ContentionConfig {
   size_t buffer_bytes = size_t{1} << 30;  // each of the two buffers (rounded down to 1 MiB)
-  double duty = 1;                         // busy fraction, (0, 1]; 1 = back to back
-  double target_launch_seconds = 200e-6;   // one launch's length, alone, after calibration
-  int max_in_flight = 4;                   // launches queued on the stream at most
-  double period_seconds = 0.02;            // duty < 1: one burst + its idle time
+  double duty = 1;                        // busy fraction, (0, 1]; 1 = back to back
+  double target_launch_seconds = 200e-6;  // one launch's length, alone, after calibration
+  int max_in_flight = 4;                  // launches queued on the stream at most
+  double period_seconds = 0.02;           // duty < 1: one burst + its idle time
 };
 
 // Thread safety: Start, Stop and the destructor are called by one owner thread; the generator's
@@ -92,14 +92,14 @@ class ContentionGenerator {
   std::mutex mu_;
   std::condition_variable wake_;  // with mu_: Stop ends an idle wait
   std::atomic<bool> stop_{false};
-  bool stopped_ = false;          // owner thread only
+  bool stopped_ = false;  // owner thread only
   // Written by thread_ before it ends, read after join.
   Status error_;
   int64_t launches_ = 0;
   double busy_seconds_ = 0;
   Clock::time_point started_;
   Clock::time_point ended_;
-  ContentionReport report_;       // owner thread, after the first Stop
+  ContentionReport report_;  // owner thread, after the first Stop
 };
 
 }  // namespace warpwatch::worker

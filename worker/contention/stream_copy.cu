@@ -43,8 +43,8 @@ StatusOr<StreamCopyShape> StreamCopyShapeForCurrentDevice() {
 Status LaunchStreamCopy(const void* src, void* dst, size_t words, const StreamCopyShape& shape,
                         cudaStream_t stream) {
   if (shape.blocks <= 0 || shape.threads <= 0) return InvalidArgumentError("stream copy: no grid");
-  ContentionCopyKernel<<<shape.blocks, shape.threads, 0, stream>>>(
-      static_cast<const uint4*>(src), static_cast<uint4*>(dst), words);
+  ContentionCopyKernel<<<shape.blocks, shape.threads, 0, stream>>>(static_cast<const uint4*>(src),
+                                                                   static_cast<uint4*>(dst), words);
   CUDA_RETURN_IF_LAUNCH_ERROR();
   return OkStatus();
 }

@@ -14,7 +14,7 @@ namespace warpwatch::worker {
 // in flight, enough bytes in flight to keep DRAM busy while leaving SM slots to the measured
 // kernels (the point is bandwidth contention, not SM starvation).
 struct StreamCopyShape {
-  int blocks = 0;   // 2 per SM
+  int blocks = 0;  // 2 per SM
   int threads = 256;
 };
 

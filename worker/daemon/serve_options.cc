@@ -1,13 +1,13 @@
 // File: worker/daemon/serve_options.cc
 #include "worker/daemon/serve_options.h"
 
-#include "worker/contention/contention_flags.h"
-
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "worker/contention/contention_flags.h"
 
 namespace warpwatch::worker {
 namespace {

@@ -119,8 +119,7 @@ TEST(WorkerBinary, RunRefusesBadTestContentionValuesWithExitOne) {
 TEST(WorkerBinary, ServeRefusesBadTestContentionValues) {
   Output out = RunBinary("serve --server 127.0.0.1:1 --test-contention-duty=0.5");
   EXPECT_EQ(out.exit_code, 2) << out.text;
-  EXPECT_NE(out.text.find("--test-contention-duty needs --test-contention-gib"),
-            std::string::npos)
+  EXPECT_NE(out.text.find("--test-contention-duty needs --test-contention-gib"), std::string::npos)
       << out.text;
 }
 
