@@ -50,9 +50,17 @@ TEST(ContentionFlags, DutyDefaultsToBackToBack) {
   EXPECT_DOUBLE_EQ(o.effective_duty(), 1.0);
 }
 
-TEST(ContentionFlags, ANonNumberIsAParseError) {
-  EXPECT_THROW(Parse("--test-contention-gib=lots"), CLI::ParseError);
-  EXPECT_THROW(Parse("--test-contention-duty=half"), CLI::ParseError);
+TEST(ContentionFlags, ANonNumberIsAParseErrorNamingTheFlag) {
+  for (const std::string args : {"--test-contention-gib=lots", "--test-contention-duty=half",
+                                  "--test-contention-gib=1x"}) {
+    try {
+      Parse(args);
+      ADD_FAILURE() << args << " was accepted";
+    } catch (const CLI::ParseError& e) {
+      const std::string flag = args.substr(0, args.find('='));
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+  }
 }
 
 // They slow the GPU on purpose: an operator reading --help must not find them.

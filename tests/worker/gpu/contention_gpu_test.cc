@@ -60,7 +60,9 @@ TEST(ContentionGpu, MovesBytesWithinTheDevicesBandwidthAndStopsPromptly) {
   EXPECT_GT(r.launches, 100);
   // A floor any GPU's DRAM passes, and no more than the device can move (a wrong byte count).
   EXPECT_GT(r.achieved_gbps(), 100);
-  if (peak_gbps > 0) EXPECT_LT(r.achieved_gbps(), 1.05 * peak_gbps) << "peak " << peak_gbps;
+  if (peak_gbps > 0) {
+    EXPECT_LT(r.achieved_gbps(), 1.05 * peak_gbps) << "peak " << peak_gbps;
+  }
   EXPECT_GT(r.busy_fraction(), 0.95);
   // At most max_in_flight (4) launches of ~200 us are queued when Stop is called.
   EXPECT_LT(stop_seconds, 0.1);
