@@ -51,8 +51,8 @@ TEST(ContentionFlags, DutyDefaultsToBackToBack) {
 }
 
 TEST(ContentionFlags, ANonNumberIsAParseErrorNamingTheFlag) {
-  for (const std::string args : {"--test-contention-gib=lots", "--test-contention-duty=half",
-                                  "--test-contention-gib=1x"}) {
+  for (const std::string args :
+       {"--test-contention-gib=lots", "--test-contention-duty=half", "--test-contention-gib=1x"}) {
     try {
       Parse(args);
       ADD_FAILURE() << args << " was accepted";
