@@ -9,6 +9,7 @@
 #include "kernels/core/family.h"
 #include "worker/cli/catalog_listing.h"
 #include "worker/cli/run_command.h"
+#include "worker/contention/contention_flags.h"
 #include "worker/daemon/gpu_serve.h"
 #include "worker/device/device_info.h"
 #include "worker/executor/exec_child.h"
@@ -36,6 +37,9 @@ int Run(const warpwatch::worker::RunOptions& options, const std::string& command
   }
   ProcessExecutorOptions exec_options;
   exec_options.child_argv = {*self, "exec"};
+  for (const std::string& a : ContentionChildArgs(options.contention)) {
+    exec_options.child_argv.push_back(a);
+  }
   ProcessExecutor executor(exec_options);
   RunEnvironmentHooks hooks;
   hooks.device_count = [] { return CudaDeviceCount(); };
@@ -44,11 +48,11 @@ int Run(const warpwatch::worker::RunOptions& options, const std::string& command
   return RunCommand(options, command_line, hooks, std::cout, std::cerr);
 }
 
-int Exec() {
+int Exec(const warpwatch::worker::ContentionOptions& contention) {
   // The protocol owns the real stdout; anything else printing (CUDA, CUPTI) goes to stderr.
   int protocol_fd = ::dup(STDOUT_FILENO);
   ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  return warpwatch::worker::RunExecChild(STDIN_FILENO, protocol_fd);
+  return warpwatch::worker::RunExecChild(STDIN_FILENO, protocol_fd, contention);
 }
 
 }  // namespace
@@ -60,6 +64,8 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "run the suite locally and print a summary");
   CLI::App* exec = app.add_subcommand("exec", "internal: executor child (protocol on stdin/stdout)");
   exec->group("");  // hidden
+  warpwatch::worker::ContentionOptions exec_contention;
+  warpwatch::worker::AddContentionFlags(*exec, &exec_contention);
   warpwatch::worker::ServeOptions serve_options;
   CLI::App* serve = warpwatch::worker::AddServeCommand(app, &serve_options);
 
@@ -80,6 +86,7 @@ int main(int argc, char** argv) {
   run->add_flag("--hot", o.no_l2_flush, "do not flush L2 before samples");
   run->add_flag("--counters", o.counters, "collect CUPTI counters in a separate pass");
   run->add_option("--out", o.out, "write the RunResult JSON here");
+  warpwatch::worker::AddContentionFlags(*run, &o.contention);  // hidden, test only
   CLI11_PARSE(app, argc, argv);
 
   if (*list) {
@@ -88,7 +95,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*run) return Run(o, CommandLine(argc, argv));
-  if (*exec) return Exec();
+  if (*exec) return Exec(exec_contention);
   if (*serve) return warpwatch::worker::RunGpuServe(serve_options);
   return 1;
 }

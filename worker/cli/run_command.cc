@@ -25,6 +25,17 @@ const char* StatusWord(v1::PointStatus s) {
 
 int RunCommand(const RunOptions& options, const std::string& command_line,
                const RunEnvironmentHooks& hooks, std::ostream& out, std::ostream& err) {
+  Status contention = ValidateContentionOptions(options.contention);
+  if (!contention.ok()) {
+    err << "warpwatch-worker run: " << contention.message() << "\n";
+    return kRunExitUsage;
+  }
+  if (options.contention.enabled() && options.counters) {
+    err << "warpwatch-worker run: --counters with " << kContentionGibFlag
+        << ": the range profiler would profile the contention copy too; counters cannot be "
+           "collected under the test-only contention\n";
+    return kRunExitUsage;
+  }
   StatusOr<v1::JobSpec> spec = BuildJobSpec(options);
   if (!spec.ok()) {
     err << "warpwatch-worker run: " << spec.status().message() << "\n";
@@ -48,6 +59,11 @@ int RunCommand(const RunOptions& options, const std::string& command_line,
     return kRunExitNoGpu;
   }
 
+  if (options.contention.enabled()) {
+    err << "TEST CONTENTION: a DRAM copy between two " << *options.contention.gib
+        << " GiB buffers runs beside the suite (duty " << options.contention.effective_duty()
+        << "): every timing of this run is slowed on purpose\n";
+  }
   ExecutionRequest request;
   request.device_index = options.device;
   request.settings = spec->measurement();

@@ -26,7 +26,10 @@ struct RunEnvironmentHooks {
   bool progress_is_tty = false;                 // rewrite one line (\r) instead of one per point
 };
 
-// `command_line` is recorded in RunResult.command. Tables go to `out`, progress and errors to `err`.
+// `command_line` is recorded in RunResult.command. Tables go to `out`, progress and errors to
+// `err`. options.contention is validated here (kRunExitUsage before anything runs; also with
+// --counters); carrying it to the child is the executor's business (main.cc puts it on the child's
+// argv).
 int RunCommand(const RunOptions& options, const std::string& command_line,
                const RunEnvironmentHooks& hooks, std::ostream& out, std::ostream& err);
 

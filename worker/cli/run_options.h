@@ -7,6 +7,7 @@
 
 #include "common/status/status.h"
 #include "warpwatch/v1/job.pb.h"
+#include "worker/contention/contention_options.h"
 
 namespace warpwatch::worker {
 
@@ -24,6 +25,9 @@ struct RunOptions {
   bool no_l2_flush = false;            // --hot: never flush L2
   bool counters = false;               // --counters
   std::string out;                     // --out results.json; empty = no file
+  // --test-contention-gib / --test-contention-duty (hidden, TEST ONLY: slows the GPU on purpose).
+  // Not part of the JobSpec: the run keeps its series; its environment labels say it was slowed.
+  ContentionOptions contention;
 };
 
 // INVALID_ARGUMENT naming the flag ("--axis \"n=abc\": ...") on a malformed value. Values are not

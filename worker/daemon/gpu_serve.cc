@@ -44,9 +44,13 @@ int RunGpuServe(const ServeOptions& options) {
   }
   ServeHooks hooks;
   hooks.list_devices = ListDevices;
-  hooks.make_executor = [path = *self](const v1::Device&) -> std::unique_ptr<Executor> {
+  std::vector<std::string> child_argv = {*self, "exec"};
+  for (const std::string& a : ContentionChildArgs(options.test_contention)) {
+    child_argv.push_back(a);
+  }
+  hooks.make_executor = [child_argv](const v1::Device&) -> std::unique_ptr<Executor> {
     ProcessExecutorOptions exec_options;
-    exec_options.child_argv = {path, "exec"};
+    exec_options.child_argv = child_argv;
     return std::make_unique<ProcessExecutor>(exec_options);
   };
   hooks.open_telemetry = [](const v1::Device& device) -> std::unique_ptr<Telemetry> {

@@ -33,6 +33,18 @@ int RunServe(const ServeOptions& options, const ServeHooks& hooks) {
     spdlog::error("{}", labels.status().message());
     return kServeExitUsage;
   }
+  Status contention = ValidateContentionOptions(options.test_contention);
+  if (!contention.ok()) {
+    spdlog::error("{}", contention.message());
+    return kServeExitUsage;
+  }
+  if (options.test_contention.enabled()) {
+    spdlog::warn(
+        "TEST CONTENTION: every job runs beside a DRAM copy between two {} GiB buffers "
+        "(duty {}): its timings are slowed on purpose; its runs carry test_contention_* "
+        "labels",
+        *options.test_contention.gib, options.test_contention.effective_duty());
+  }
   StatusOr<std::vector<v1::Device>> devices = hooks.list_devices();
   if (!devices.ok()) {
     spdlog::error("no GPU to serve: {}", devices.status().message());

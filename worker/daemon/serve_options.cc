@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "worker/contention/contention_flags.h"
+
 namespace warpwatch::worker {
 namespace {
 
@@ -76,6 +78,7 @@ CLI::App* AddServeCommand(CLI::App& app, ServeOptions* o) {
       ->capture_default_str();
   serve->add_option("--log-level", o->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
+  AddContentionFlags(*serve, &o->test_contention);  // hidden, test only
   return serve;
 }
 

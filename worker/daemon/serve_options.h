@@ -10,6 +10,7 @@
 
 #include "common/status/status.h"
 #include "worker/client/client_options.h"
+#include "worker/contention/contention_options.h"
 #include "worker/daemon/daemon_options.h"
 
 namespace CLI {
@@ -27,6 +28,9 @@ struct ServeOptions {
   double metrics_interval_seconds = 1;     // telemetry sampling while a job runs
   std::string log_level = "info";
   DaemonOptions daemon;                    // --grace-seconds, --acquire-wait-seconds, backoff
+  // --test-contention-gib / --test-contention-duty (hidden, TEST ONLY): every job's child runs the
+  // contention generator beside its points (worker/contention/contention_options.h).
+  ContentionOptions test_contention;
 };
 
 // Adds the `serve` subcommand with every flag of ServeOptions; `options` must outlive parsing.

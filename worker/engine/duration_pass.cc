@@ -12,7 +12,8 @@
 namespace warpwatch::worker {
 
 Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& stamp_symbol,
-                       v1::Measurement* m, std::vector<std::string>* launch_symbols) {
+                       const std::vector<std::string>& foreign_symbols, v1::Measurement* m,
+                       std::vector<std::string>* launch_symbols) {
   ASSIGN_OR_RETURN(KernelTracer * tracer, KernelTracer::Get());
   RETURN_IF_ERROR(tracer->Start());
   Status sampled = OkStatus();
@@ -28,7 +29,8 @@ Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& sta
   StatusOr<std::vector<KernelRecord>> records = tracer->Stop();
   RETURN_IF_ERROR(sampled.Annotate("duration pass"));
   if (!records.ok()) return records.status();
-  KernelTrace trace = SplitSamples(std::move(*records), stamp_symbol);
+  KernelTrace trace =
+      SplitSamples(WithoutKernels(std::move(*records), foreign_symbols), stamp_symbol);
   if (trace.kernels.empty()) {
     return NotFoundError("the timed region launches no kernel (nothing for CUPTI to time)");
   }

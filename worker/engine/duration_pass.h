@@ -21,9 +21,11 @@ namespace warpwatch::worker {
 // `stamp_symbol`: the clock stamp kernel's symbol (the marker around each Run()).
 // `launch_symbols` (may be null) receives the symbols of one traced Run()'s launches in launch
 // order, for the counter pass. Errors (CUPTI unavailable, a failed sample) leave the timings
-// valid; the caller records them in duration_note.
+// valid; the caller records them in duration_note. Records of `foreign_symbols` (kernels of this
+// process that are not the point's: WithoutKernels) are dropped before the split.
 Status RunDurationPass(CaseSampler& sampler, int samples, const std::string& stamp_symbol,
-                       v1::Measurement* m, std::vector<std::string>* launch_symbols);
+                       const std::vector<std::string>& foreign_symbols, v1::Measurement* m,
+                       std::vector<std::string>* launch_symbols);
 
 }  // namespace warpwatch::worker
 

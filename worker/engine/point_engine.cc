@@ -115,6 +115,12 @@ PointEngine::~PointEngine() {
   if (stream_ != nullptr) CUDA_CHECK_NOEXCEPT(cudaStreamDestroy(stream_));
 }
 
+Status PointEngine::IgnoreKernelInTraces(const void* kernel) {
+  ASSIGN_OR_RETURN(KernelName name, NameOfKernel(kernel));
+  foreign_symbols_.push_back(name.mangled);
+  return OkStatus();
+}
+
 CounterProfiler* PointEngine::Profiler() {
   if (!profiler_tried_) {
     profiler_tried_ = true;
@@ -283,8 +289,8 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
     phase_start = clock.NowSeconds();
     StatusOr<std::unique_ptr<CaseSampler>> traced =
         CaseSampler::Create(current.get(), stream_, tools);
-    Status d = traced.ok() ? RunDurationPass(**traced, settings.duration_samples, stamp_symbol_, &m,
-                                             &traced_launches)
+    Status d = traced.ok() ? RunDurationPass(**traced, settings.duration_samples, stamp_symbol_,
+                                             foreign_symbols_, &m, &traced_launches)
                            : traced.status();
     if (!d.ok()) {
       m.set_duration_note("kernel durations unavailable: " + d.message());

@@ -51,6 +51,11 @@ class PointEngine {
   // (OK, FAILED with the error, SKIPPED with the reason).
   PointResult Measure(const catalog::Point& point, const EngineSettings& settings);
 
+  // Tells the duration pass that `kernel` (a __global__ function's address) runs in this process
+  // but is never a point's: its CUPTI records are dropped (the test-only contention copy, which
+  // runs on a stream of its own while points are measured). The timed samples are unaffected.
+  Status IgnoreKernelInTraces(const void* kernel);
+
  private:
   PointEngine() = default;
   // The profiler, opened on first use; null with profiler_note_ set when unavailable.
@@ -74,6 +79,7 @@ class PointEngine {
   std::unique_ptr<LaunchBlocker> blocker_;
   std::unique_ptr<ClockStamps> stamps_;
   std::string stamp_symbol_;  // the clock stamp kernel's symbol, the duration pass's marker
+  std::vector<std::string> foreign_symbols_;  // IgnoreKernelInTraces
   cudaStream_t stream_ = nullptr;
   bool profiler_tried_ = false;
   std::unique_ptr<CounterProfiler> profiler_;

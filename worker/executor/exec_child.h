@@ -3,6 +3,8 @@
 #ifndef WARPWATCH_WORKER_EXECUTOR_EXEC_CHILD_H_
 #define WARPWATCH_WORKER_EXECUTOR_EXEC_CHILD_H_
 
+#include "worker/contention/contention_options.h"
+
 namespace warpwatch::worker {
 
 // Exit codes of the child.
@@ -14,7 +16,14 @@ inline constexpr int kExecExitFatal = 4;            // sent `fatal` (no device .
 // point whose CUDA error poisons the context it reports that point and returns
 // kExecExitContextPoisoned without starting another: the parent starts a fresh child. The caller
 // must make sure nothing else writes to out_fd (main() points stdout at stderr first).
-int RunExecChild(int in_fd, int out_fd);
+//
+// TEST ONLY, `contention` enabled: once the device is open, a ContentionGenerator copies between
+// two buffers of contention.gib GiB on a stream of its own until the last point is reported; the
+// environment carries its start labels, EndOfRun its achieved bandwidth (contention_report.h), and
+// stderr a line saying how hard it pushed. Counters are not collected under contention (the range
+// profiler would profile the copy too): counters_note says so. Invalid options or a generator
+// that cannot start (buffers that do not fit) are a `fatal` event.
+int RunExecChild(int in_fd, int out_fd, const ContentionOptions& contention = {});
 
 }  // namespace warpwatch::worker
 

@@ -101,6 +101,9 @@ bool HandleEvent(const internal::ExecEvent& event, size_t base, RunState& run, C
       if (!event.end().counters_note().empty()) {
         run.result.environment.set_counters_note(event.end().counters_note());
       }
+      for (const auto& [k, v] : event.end().labels()) {
+        (*run.result.environment.mutable_labels())[k] = v;
+      }
       return true;
     default:
       out.failure = "worker child sent an empty event";

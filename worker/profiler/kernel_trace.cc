@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace warpwatch::worker {
 
@@ -46,6 +47,16 @@ KernelTrace SplitSamples(std::vector<KernelRecord> records, const std::string& m
     last_end = std::max(last_end, r.end_ns);
   }
   return trace;
+}
+
+std::vector<KernelRecord> WithoutKernels(std::vector<KernelRecord> records,
+                                         const std::vector<std::string>& foreign) {
+  if (foreign.empty()) return records;
+  const std::set<std::string> drop(foreign.begin(), foreign.end());
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [&](const KernelRecord& r) { return drop.count(r.symbol) > 0; }),
+                records.end());
+  return records;
 }
 
 }  // namespace warpwatch::worker

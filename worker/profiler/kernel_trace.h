@@ -37,6 +37,12 @@ struct KernelTrace {
 // Reset's kernels) are ignored. A sample with no kernel inside its markers gives no span.
 KernelTrace SplitSamples(std::vector<KernelRecord> records, const std::string& marker);
 
+// `records` without the records of `foreign` symbols: kernels of the same process that are not
+// the point's (the test-only contention copy on a stream of its own), which CUPTI traces too and
+// which would otherwise land between the markers.
+std::vector<KernelRecord> WithoutKernels(std::vector<KernelRecord> records,
+                                         const std::vector<std::string>& foreign);
+
 }  // namespace warpwatch::worker
 
 #endif  // WARPWATCH_WORKER_PROFILER_KERNEL_TRACE_H_

@@ -117,5 +117,69 @@ TEST(RunCommand, AllPointsOkExitsZero) {
   EXPECT_EQ(RunCommand(o, "cmd", Hooks(&executor, 1), out, err), kRunExitOk) << err.str();
 }
 
+TEST(RunCommand, BadTestContentionValuesAreAUsageErrorBeforeAnythingRuns) {
+  ScriptedExecutor executor("");
+  RunOptions o;
+  o.families = {"testing.fault"};
+  o.contention.gib = 1000;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunCommand(o, "cmd", Hooks(&executor, 1), out, err), kRunExitUsage);
+  EXPECT_NE(err.str().find("--test-contention-gib=1000"), std::string::npos) << err.str();
+  EXPECT_EQ(executor.requests, 0);
+
+  RunOptions duty_alone;
+  duty_alone.families = {"testing.fault"};
+  duty_alone.contention.duty = 0.5;
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunCommand(duty_alone, "cmd", Hooks(&executor, 1), out2, err2), kRunExitUsage);
+  EXPECT_NE(err2.str().find("--test-contention-duty needs"), std::string::npos) << err2.str();
+  EXPECT_EQ(executor.requests, 0);
+}
+
+// The range profiler would profile the contention copy as if it were the point's.
+TEST(RunCommand, TestContentionRefusesCounters) {
+  ScriptedExecutor executor("");
+  RunOptions o;
+  o.families = {"testing.fault"};
+  o.counters = true;
+  o.contention.gib = 1;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunCommand(o, "cmd", Hooks(&executor, 1), out, err), kRunExitUsage);
+  EXPECT_NE(err.str().find("--counters"), std::string::npos) << err.str();
+  EXPECT_EQ(executor.requests, 0);
+}
+
+// Contention slows the same series: the run's spec (and so its measurement settings key) is the
+// one a clean run writes, and the run says on stderr that it is slowed on purpose.
+TEST(RunCommand, TestContentionKeepsTheSpecAndWarns) {
+  auto spec_of = [](const RunOptions& o, std::string* err_text) {
+    ScriptedExecutor executor("");
+    std::ostringstream out, err;
+    EXPECT_EQ(RunCommand(o, "cmd", Hooks(&executor, 1), out, err), kRunExitOk) << err.str();
+    *err_text = err.str();
+    std::ifstream in(o.out);
+    std::stringstream json;
+    json << in.rdbuf();
+    auto result = RunResultFromJson(json.str());
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    std::remove(o.out.c_str());
+    return result.ok() ? result->spec().SerializeAsString() : std::string();
+  };
+  RunOptions clean;
+  clean.families = {"testing.fault"};
+  clean.variants = {"ok"};
+  clean.out = ::testing::TempDir() + "/run_command_contention_test.json";
+  RunOptions slowed = clean;
+  slowed.contention.gib = 1;
+  slowed.contention.duty = 0.5;
+  std::string clean_err, slowed_err;
+  const std::string clean_spec = spec_of(clean, &clean_err);
+  const std::string slowed_spec = spec_of(slowed, &slowed_err);
+  EXPECT_FALSE(clean_spec.empty());
+  EXPECT_EQ(clean_spec, slowed_spec);
+  EXPECT_EQ(clean_err.find("TEST CONTENTION"), std::string::npos) << clean_err;
+  EXPECT_NE(slowed_err.find("TEST CONTENTION"), std::string::npos) << slowed_err;
+}
+
 }  // namespace
 }  // namespace warpwatch::worker

@@ -102,6 +102,34 @@ TEST(WorkerBinary, ExecChildWithoutAGpuReportsFatalThroughTheExecutor) {
       << result.status().ToString();
 }
 
+// Refused before any GPU is looked for: the same answer on a machine with or without one.
+TEST(WorkerBinary, RunRefusesBadTestContentionValuesWithExitOne) {
+  Output out = RunBinary("run --family testing.fault --variant ok --test-contention-gib=0");
+  EXPECT_EQ(out.exit_code, 1) << out.text;
+  EXPECT_NE(out.text.find("--test-contention-gib=0: each buffer must be"), std::string::npos)
+      << out.text;
+  out = RunBinary("run --family testing.fault --test-contention-gib=1 --test-contention-duty=2");
+  EXPECT_EQ(out.exit_code, 1) << out.text;
+  EXPECT_NE(out.text.find("--test-contention-duty=2"), std::string::npos) << out.text;
+  out = RunBinary("run --family testing.fault --test-contention-gib=much");
+  EXPECT_NE(out.exit_code, 0) << out.text;
+  EXPECT_NE(out.text.find("--test-contention-gib"), std::string::npos) << out.text;
+}
+
+TEST(WorkerBinary, ServeRefusesBadTestContentionValues) {
+  Output out = RunBinary("serve --server 127.0.0.1:1 --test-contention-duty=0.5");
+  EXPECT_EQ(out.exit_code, 2) << out.text;
+  EXPECT_NE(out.text.find("--test-contention-duty needs --test-contention-gib"), std::string::npos)
+      << out.text;
+}
+
+TEST(WorkerBinary, TestContentionFlagsAreNotInTheHelp) {
+  Output out = RunBinary("run --help");
+  EXPECT_EQ(out.exit_code, 0) << out.text;
+  EXPECT_NE(out.text.find("--out"), std::string::npos) << out.text;
+  EXPECT_EQ(out.text.find("contention"), std::string::npos) << out.text;
+}
+
 TEST(WorkerBinary, UnknownSubcommandFails) {
   Output out = RunBinary("frobnicate");
   EXPECT_NE(out.exit_code, 0);

@@ -74,6 +74,18 @@ TEST(AddServeCommand, RefusesATokenOnTheCommandLineNamingTheAlternatives) {
   EXPECT_TRUE(options.client.token.empty());
 }
 
+// Test only: every job's child runs the contention copy (worker/contention/contention_options.h).
+TEST(AddServeCommand, TakesTheTestContentionFlags) {
+  CLI::App app;
+  ServeOptions options;
+  AddServeCommand(app, &options);
+  EXPECT_FALSE(options.test_contention.enabled());
+  app.parse("serve --server h:1 --test-contention-gib=2 --test-contention-duty=0.25", false);
+  ASSERT_TRUE(options.test_contention.enabled());
+  EXPECT_DOUBLE_EQ(*options.test_contention.gib, 2);
+  EXPECT_DOUBLE_EQ(options.test_contention.effective_duty(), 0.25);
+}
+
 TEST(AddServeCommand, RequiresTheServer) {
   CLI::App app;
   ServeOptions options;

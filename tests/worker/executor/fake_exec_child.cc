@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   }
   event.mutable_environment()->set_hostname("fake-host");
   event.mutable_environment()->set_temperature_c_start(40 + getpid() % 10);
+  (*event.mutable_environment()->mutable_labels())["at_start"] = "s";
   WriteMessage(STDOUT_FILENO, event);
   for (int i = 0; i < request.points_size(); ++i) {
     const std::string& variant = request.points(i).variant();
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
   }
   event.Clear();
   event.mutable_end()->set_temperature_c_end(55);
+  (*event.mutable_end()->mutable_labels())["at_end"] = "pid " + std::to_string(getpid());
   WriteMessage(STDOUT_FILENO, event);
   return 0;
 }

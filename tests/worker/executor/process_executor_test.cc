@@ -76,6 +76,18 @@ TEST(ProcessExecutor, AllGoodPointsRunInOneChildInOrder) {
   EXPECT_EQ(r->measurements[1].case_().canonical(), "testing.fault/ok?n=1024");
 }
 
+// The end of a run adds labels (the test contention's achieved bandwidth) to the start's.
+TEST(ProcessExecutor, EndOfRunLabelsJoinTheEnvironmentsLabels) {
+  Recorded rec;
+  auto r = RunPoints({"ok", "ok"}, &rec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& labels = r->environment.labels();
+  ASSERT_EQ(labels.count("at_start"), 1u);
+  EXPECT_EQ(labels.at("at_start"), "s");
+  ASSERT_EQ(labels.count("at_end"), 1u);
+  EXPECT_EQ(labels.at("at_end"), r->measurements[1].kernel_name());  // "pid N" of the child
+}
+
 TEST(ProcessExecutor, CrashFailsOnlyItsPointAndTheRestRunInAFreshChild) {
   Recorded rec;
   auto r = RunPoints({"ok", "crash", "ok"}, &rec);

@@ -39,6 +39,23 @@ TEST(KernelTrace, KernelsBetweenMarkersFormOneSampleEach) {
   EXPECT_EQ(t.kernels[0].launches_per_sample, 1);
 }
 
+// A kernel of another stream of the process (the test contention's copy) that starts inside a
+// sample's markers is counted as the point's unless it is dropped first.
+TEST(KernelTrace, ForeignKernelsAreDroppedBeforeTheSplit) {
+  std::vector<KernelRecord> records;
+  AddSample(&records, 0, 40000, 2000);
+  records.push_back({"contention_copy", 31500, 250000});
+  KernelTrace mixed = SplitSamples(records, kMarker);
+  ASSERT_EQ(mixed.kernels.size(), 3u);  // what WithoutKernels prevents
+  KernelTrace clean = SplitSamples(WithoutKernels(records, {"contention_copy"}), kMarker);
+  ASSERT_EQ(clean.kernels.size(), 2u);
+  EXPECT_EQ(clean.kernels[0].symbol, "main");
+  EXPECT_EQ(clean.kernels[1].symbol, "final");
+  ASSERT_EQ(clean.span_seconds.size(), 1u);
+  EXPECT_DOUBLE_EQ(clean.span_seconds[0], 43e-6);
+  EXPECT_EQ(WithoutKernels(records, {}).size(), records.size());
+}
+
 TEST(KernelTrace, RecordsArriveInAnyOrder) {
   std::vector<KernelRecord> records;
   AddSample(&records, 0, 40000, 2000);
