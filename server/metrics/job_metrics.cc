@@ -45,7 +45,18 @@ JobMetrics::JobMetrics(prometheus::Registry& registry)
                     .Name("warpwatch_job_duration_seconds")
                     .Help("Time from a job's first claim to its end through FinishJob, by the "
                           "state it ended in")
-                    .Register(registry)) {
+                    .Register(registry)),
+      claims_(prometheus::BuildCounter()
+                  .Name("warpwatch_acquire_claims_total")
+                  .Help("Claim transactions AcquireJob ran, by what triggered them (a poll's "
+                        "arrival, or a queued job's notification waking a parked poll) and "
+                        "their outcome")
+                  .Register(registry)) {
+  for (const char* trigger : {"arrival", "notification"}) {
+    for (const char* outcome : {"leased", "empty", "error"}) {
+      claims_.Add({{"trigger", trigger}, {"outcome", outcome}});
+    }
+  }
   for (v1::JobState s : {v1::JOB_STATE_SUCCEEDED, v1::JOB_STATE_FAILED, v1::JOB_STATE_CANCELLED}) {
     duration_.Add({{"state", StateLabel(s)}}, kDurationBounds);
   }
@@ -55,6 +66,11 @@ void JobMetrics::ObserveClaimed(const v1::Job& job) {
   if (job.attempts() != 1) return;
   const double wait = Between(job.created_at(), job.started_at());
   if (wait >= 0) queue_wait_.Observe(wait);
+}
+
+void JobMetrics::CountClaim(bool notified, const char* outcome) {
+  claims_.Add({{"trigger", notified ? "notification" : "arrival"}, {"outcome", outcome}})
+      .Increment();
 }
 
 void JobMetrics::ObserveFinished(const v1::Job& job) {

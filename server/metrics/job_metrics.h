@@ -5,6 +5,7 @@
 #ifndef WARPWATCH_SERVER_METRICS_JOB_METRICS_H_
 #define WARPWATCH_SERVER_METRICS_JOB_METRICS_H_
 
+#include <prometheus/counter.h>
 #include <prometheus/family.h>
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
@@ -28,10 +29,16 @@ class JobMetrics {
   // state="succeeded"|"failed"|"cancelled"; a job released back to the queue is not observed.
   // Jobs failed by the reaper (lease expiries, timeouts) do not pass here and are not observed.
   void ObserveFinished(const v1::Job& job);
+  // One claim transaction AcquireJob ran: warpwatch_acquire_claims_total{trigger, outcome}.
+  // trigger "arrival" (a poll's first claim) or "notification" (a parked poll woken by a queued
+  // job); outcome "leased", "empty" (nothing it may take) or "error". Claims per queued job is
+  // the notification claims over the jobs: about one when wake-ups are targeted.
+  void CountClaim(bool notified, const char* outcome);
 
  private:
   prometheus::Histogram& queue_wait_;
   prometheus::Family<prometheus::Histogram>& duration_;
+  prometheus::Family<prometheus::Counter>& claims_;
 };
 
 }  // namespace warpwatch::server::metrics

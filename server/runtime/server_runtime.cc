@@ -131,6 +131,9 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   worker_options.on_finished = [job_metrics](const v1::Job& job) {
     job_metrics->ObserveFinished(job);
   };
+  worker_options.on_claim_attempt = [job_metrics](bool notified, const char* outcome) {
+    job_metrics->CountClaim(notified, outcome);
+  };
   worker_service_ = std::make_unique<WorkerServiceImpl>(database_.get(), authorizer_.get(),
                                                         &shutdown_signal_, worker_options);
   fleet_service_ =

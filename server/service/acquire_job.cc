@@ -24,8 +24,8 @@ using std::chrono::milliseconds;
 constexpr std::string_view kAcquireJob = "/warpwatch.v1.WorkerService/AcquireJob";
 
 // When the wait must end: min(wait_seconds, cap, call deadline - margin), as a steady time.
-Clock::time_point WaitEnd(const grpc::ServerContextBase& context, double wait_seconds, milliseconds cap,
-                          milliseconds margin) {
+Clock::time_point WaitEnd(const grpc::ServerContextBase& context, double wait_seconds,
+                          milliseconds cap, milliseconds margin) {
   const Clock::time_point now = Clock::now();
   milliseconds wait =
       std::min(cap, milliseconds(static_cast<int64_t>(std::min(wait_seconds, 1e6) * 1000)));
@@ -41,8 +41,8 @@ Clock::time_point WaitEnd(const grpc::ServerContextBase& context, double wait_se
 }  // namespace
 
 grpc::ServerUnaryReactor* WorkerServiceImpl::AcquireJob(grpc::CallbackServerContext* context,
-                                                      const v1::AcquireJobRequest* request,
-                                                      v1::AcquireJobResponse* response) {
+                                                        const v1::AcquireJobRequest* request,
+                                                        v1::AcquireJobResponse* response) {
   auto* reactor = new detail::AcquireReactor();
   detail::ParkedPoll poll;
   poll.reactor = reactor;
@@ -121,8 +121,8 @@ detail::AcquireParking& WorkerServiceImpl::Parking() {
     Store* store = database_->ReadyStore().value();
     parking_ = std::make_unique<detail::AcquireParking>(
         &store->job_notifier(), shutdown_,
-        [this](detail::ParkedPoll& poll) { return Admit(poll); },
-        [this](const detail::ParkedPoll& poll) { return Claim(poll); },
+        [this](detail::ParkedPoll& poll) { return Counted(false, Admit(poll)); },
+        [this](const detail::ParkedPoll& poll) { return Counted(true, Claim(poll)); },
         [this](const detail::ParkedPoll& poll, const Status& status) {
           return ClaimFailure(poll, status);
         });
@@ -130,8 +130,14 @@ detail::AcquireParking& WorkerServiceImpl::Parking() {
   return *parking_;
 }
 
-grpc::Status WorkerServiceImpl::ClaimFailure(const detail::ParkedPoll& poll,
-                                             const Status& status) {
+StatusOr<bool> WorkerServiceImpl::Counted(bool notified, StatusOr<bool> claimed) {
+  if (options_.on_claim_attempt) {
+    options_.on_claim_attempt(notified, !claimed.ok() ? "error" : *claimed ? "leased" : "empty");
+  }
+  return claimed;
+}
+
+grpc::Status WorkerServiceImpl::ClaimFailure(const detail::ParkedPoll& poll, const Status& status) {
   return detail::FailedCallStatus(kAcquireJob, *poll.context, poll.principal, status);
 }
 

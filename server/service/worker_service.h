@@ -44,6 +44,10 @@ struct WorkerServiceOptions {
   // FinishJob that succeeded (metrics); may be empty. Must be thread-safe.
   std::function<void(const v1::Job&)> on_claimed;
   std::function<void(const v1::Job&)> on_finished;
+  // Called after each claim transaction AcquireJob ran (`notified`: for a parked poll a queued
+  // job's notification woke; else a poll's first claim on arrival) with its outcome: "leased",
+  // "empty" or "error" (metrics); may be empty. Must be thread-safe.
+  std::function<void(bool notified, const char* outcome)> on_claim_attempt;
 };
 
 // Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.
@@ -100,6 +104,8 @@ class WorkerServiceImpl final
   StatusOr<bool> Admit(detail::ParkedPoll& poll);
   // One claim for a poll (detail::AcquireParking::Claim).
   StatusOr<bool> Claim(const detail::ParkedPoll& poll);
+  // Reports one claim's outcome to options_.on_claim_attempt; returns it unchanged.
+  StatusOr<bool> Counted(bool notified, StatusOr<bool> claimed);
   grpc::Status ClaimFailure(const detail::ParkedPoll& poll, const Status& status);
   // Created at the first arrival, when the store (and its notifier) exists.
   detail::AcquireParking& Parking();

@@ -124,8 +124,8 @@ void AcquireParking::Pass(uint64_t generation, bool shutting_down) {
     ParkedPoll& p = *it;
     bool done = true;
     if (p.reactor->cancelled()) {
-      p.reactor->Finish(grpc::Status(grpc::StatusCode::CANCELLED,
-                                     "client went away during the long-poll"));
+      p.reactor->Finish(
+          grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
     } else if (shutting_down || Clock::now() >= p.end) {
       p.reactor->Finish(grpc::Status::OK);  // empty: the wait ended (or the server stops)
     } else {

@@ -40,8 +40,8 @@ JobWake ParseJobWake(const std::string& payload) {
   auto job = doc.find("job");
   if (job != doc.end() && job->is_number_integer()) wake.job_id = job->get<int64_t>();
   auto labels = doc.find("labels");
-  const bool has_selector = doc.contains("model") && doc.contains("uuid") &&
-                            labels != doc.end() && labels->is_object();
+  const bool has_selector =
+      doc.contains("model") && doc.contains("uuid") && labels != doc.end() && labels->is_object();
   if (!has_selector || !text("model", &wake.gpu_model) || !text("uuid", &wake.gpu_uuid)) {
     return JobWake{0, wake.job_id, true, "", "", {}};
   }

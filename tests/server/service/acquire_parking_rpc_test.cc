@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/server/metrics/metrics_scrape.h"
 #include "tests/server/service/worker_service_rpc_fixture.h"
 
 namespace warpwatch::testing {
@@ -144,6 +145,97 @@ TEST_F(WorkerServiceRpcTest, APollWhoseClientWentAwayIsAnsweredAndTheJobGoesToAL
   const v1::Job stored = GetJob(job.id());
   EXPECT_EQ(stored.state(), v1::JOB_STATE_RUNNING);
   EXPECT_EQ(stored.lease_owner(), worker);
+}
+
+// warpwatch_acquire_claims_total{trigger="notification", outcome=...} read from /metrics (-1 when
+// the series is missing, so a missing metric cannot pass as zero claims).
+double NotifiedClaims(int port, const std::string& outcome) {
+  const std::string text = FetchMetrics(port);
+  const std::string prefix = "warpwatch_acquire_claims_total{";
+  size_t at = 0;
+  while ((at = text.find(prefix, at)) != std::string::npos) {
+    const size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end - at);
+    at = end;
+    if (line.find("trigger=\"notification\"") == std::string::npos) continue;
+    if (line.find("outcome=\"" + outcome + "\"") == std::string::npos) continue;
+    return std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  return -1;
+}
+
+class TargetedWakeTest : public WorkerServiceRpcTest {
+ protected:
+  // 40 GPUs of one worker, one parked poll each; returns once every poll is parked (its first
+  // claim on arrival done).
+  void ParkOnFortyGpus(OpenPolls& polls) {
+    server::ServerConfig config = TestConfig();
+    config.metrics_listen = "127.0.0.1:0";
+    StartServer(config);
+    ASSERT_EQ(runtime_->metrics_ports().size(), 1u);
+    std::vector<v1::Device> gpus;
+    for (int i = 0; i < 40; ++i)
+      gpus.push_back(MakeGpu("GPU-" + std::to_string(i), "NVIDIA H100", i));
+    worker_ = Register("node-1", gpus).worker_id();
+    stub_ = WorkerStub();
+    for (int i = 0; i < 40; ++i)
+      polls.Open(*stub_, token_, worker_, "GPU-" + std::to_string(i), 30);
+    // Parked once each arrival claim ran (40 empty arrival claims).
+    const Clock::time_point end = Clock::now() + std::chrono::seconds(30);
+    while (
+        Clock::now() < end &&
+        !HasLineWith(FetchMetrics(port()), {"warpwatch_acquire_claims_total", "trigger=\"arrival\"",
+                                            "outcome=\"empty\"", "} 40"})) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_EQ(NotifiedClaims(port(), "empty"), 0);
+  }
+  int port() const { return runtime_->metrics_ports()[0]; }
+
+  std::string worker_;
+  std::unique_ptr<v1::WorkerService::Stub> stub_;
+};
+
+TEST_F(TargetedWakeTest, AJobForOneGpuCostsOneClaimNotOnePerParkedPoll) {
+  OpenPolls polls;
+  ParkOnFortyGpus(polls);
+  const v1::Job job =
+      Submit([](v1::JobSpec& spec) { spec.mutable_selector()->set_gpu_uuid("GPU-27"); });
+  ASSERT_TRUE(polls.WaitAnswered(1, std::chrono::seconds(10)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // as below
+  EXPECT_EQ(polls.LeasedJobs(), std::vector<int64_t>{job.id()});
+  EXPECT_EQ(polls.at(27).response.job().id(), job.id());
+  EXPECT_EQ(NotifiedClaims(port(), "leased"), 1);
+  EXPECT_EQ(NotifiedClaims(port(), "empty"), 0);  // before: 39 polls of other GPUs claimed too
+}
+
+TEST_F(TargetedWakeTest, AJobAnyGpuMayTakeCostsOneClaim) {
+  OpenPolls polls;
+  ParkOnFortyGpus(polls);
+  const v1::Job job = Submit();
+  ASSERT_TRUE(polls.WaitAnswered(1, std::chrono::seconds(10)));
+  // Room for claims the pass would make after the lease if it did not stop there (a later read
+  // can only see more of them, never fewer).
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(polls.LeasedJobs(), std::vector<int64_t>{job.id()});
+  EXPECT_EQ(NotifiedClaims(port(), "leased"), 1);
+  EXPECT_EQ(NotifiedClaims(port(), "empty"), 0);
+}
+
+TEST_F(TargetedWakeTest, AJobForAnotherModelWakesNoPoll) {
+  OpenPolls polls;
+  ParkOnFortyGpus(polls);
+  const v1::Job job =
+      Submit([](v1::JobSpec& spec) { spec.mutable_selector()->set_gpu_model("*A100*"); });
+  // The notification arrives and is matched against every parked poll: none may take it.
+  const v1::Job other =
+      Submit([](v1::JobSpec& spec) { spec.mutable_selector()->set_gpu_uuid("GPU-3"); });
+  ASSERT_TRUE(polls.WaitAnswered(1, std::chrono::seconds(10)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // as above
+  EXPECT_EQ(polls.LeasedJobs(), std::vector<int64_t>{other.id()});
+  EXPECT_EQ(GetJob(job.id()).state(), v1::JOB_STATE_QUEUED);
+  EXPECT_EQ(NotifiedClaims(port(), "leased"), 1);
+  EXPECT_EQ(NotifiedClaims(port(), "empty"), 0);
 }
 
 }  // namespace
