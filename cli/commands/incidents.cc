@@ -45,8 +45,8 @@ struct ListFlags {
 int RunIncidents(const ClientOptions& client, const ListFlags& flags) {
   v1::ListIncidentsRequest request;
   for (const std::string& text : flags.states) {
-    StatusOr<v1::IncidentState> s = ParseName<v1::IncidentState>(
-        text, "INCIDENT_STATE_", v1::IncidentState_Parse, "--state");
+    StatusOr<v1::IncidentState> s =
+        ParseName<v1::IncidentState>(text, "INCIDENT_STATE_", v1::IncidentState_Parse, "--state");
     if (!s.ok()) return ReportError(s.status());
     request.add_states(*s);
   }

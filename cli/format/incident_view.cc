@@ -44,8 +44,8 @@ void PrintIncidentTable(const std::vector<v1::Incident>& incidents, std::ostream
     out << "no incidents\n";
     return;
   }
-  Table table({"ID", "STATE", "KIND", "CLASS", "GPU", "WINDOW", "CASES", "GPUS", "CHANGE",
-               "CAUSE"});
+  Table table(
+      {"ID", "STATE", "KIND", "CLASS", "GPU", "WINDOW", "CASES", "GPUS", "CHANGE", "CAUSE"});
   for (const v1::Incident& i : incidents) {
     table.AddRow({std::to_string(i.id()), IncidentStateLabel(i.state()),
                   WithoutPrefix(v1::IncidentKind_Name(i.kind()), "INCIDENT_KIND_"),
@@ -65,7 +65,8 @@ void PrintExplanation(const v1::Explanation& e, std::ostream& out) {
         << TerminalSafe(c.cause()) << "\n";
     for (const std::string& line : c.evidence()) out << "       - " << TerminalSafe(line) << "\n";
   }
-  for (const std::string& line : e.ruled_out()) out << "  ruled out: " << TerminalSafe(line) << "\n";
+  for (const std::string& line : e.ruled_out())
+    out << "  ruled out: " << TerminalSafe(line) << "\n";
   if (e.environment_size() > 0) {
     Table env({"FIELD", "BASELINE", "NEW"});
     for (const v1::EnvironmentDifference& d : e.environment()) {

@@ -14,9 +14,9 @@ namespace warpwatch::server::incidents {
 
 // What the classifier reads of one incident.
 struct IncidentView {
-  std::string cause_key;                   // IncidentKey::cause_key
-  std::vector<v1::Regression> findings;    // its findings, with explanations
-  int peers = 0;   // devices of the model with a run in the incident's window (its own included)
+  std::string cause_key;                 // IncidentKey::cause_key
+  std::vector<v1::Regression> findings;  // its findings, with explanations
+  int peers = 0;  // devices of the model with a run in the incident's window (its own included)
   // Devices of the model with a "gpu:" incident of the same window and kind (its own included).
   int movers = 0;
 };

@@ -22,7 +22,7 @@ struct FindingOrigin {
 struct IncidentKey {
   std::string window_key;  // "schedule_run:<id>" or "night:<date>"
   std::string gpu_model;
-  std::string kind;        // kSlowdown or kSpeedup
+  std::string kind;  // kSlowdown or kSpeedup
   // The cause candidate: "software:<the software differences>" when the finding's explanation
   // names any; else "environment:<device>" when the GPU's clock explains it (blame ENVIRONMENT,
   // or its clock split says clock or throttled); else "gpu:<device>".

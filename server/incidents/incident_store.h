@@ -60,7 +60,8 @@ class IncidentSweepTx {
                                          const FindingOrigin& origin) = 0;
   // Ids of the incidents to refresh: every active one (OPEN, ACKNOWLEDGED, REOPENED) and
   // `touched`.
-  virtual StatusOr<std::vector<int64_t>> IncidentsToRefresh(const std::vector<int64_t>& touched) = 0;
+  virtual StatusOr<std::vector<int64_t>> IncidentsToRefresh(
+      const std::vector<int64_t>& touched) = 0;
   virtual StatusOr<IncidentMembers> LoadMembers(int64_t incident_id) = 0;
   // Devices of `gpu_model` with a SUCCEEDED non-confirmation run in the window.
   virtual StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) = 0;

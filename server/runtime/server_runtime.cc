@@ -143,8 +143,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   schedule_service_ = std::make_unique<ScheduleServiceImpl>(
       database_.get(), schedule_store_.get(), authorizer_.get(), job_options.limits,
       schedule_clock_);
-  incident_service_ = std::make_unique<IncidentServiceImpl>(
-      database_.get(), incident_store_.get(), authorizer_.get());
+  incident_service_ = std::make_unique<IncidentServiceImpl>(database_.get(), incident_store_.get(),
+                                                            authorizer_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -1,9 +1,9 @@
 // File: server/runtime/server_runtime.h
 // A running warpwatch-server: the gRPC server (JobService, WorkerService, ResultService,
-// FleetService, ScheduleService, IncidentService, health, reflection) on its credentials, the /metrics exporter,
-// the database handle and its health checker, the analysis loop (server/analysis) and the
-// scheduler (server/schedule), wired from a ServerConfig. main.cc and the RPC tests start the
-// server through this.
+// FleetService, ScheduleService, IncidentService, health, reflection) on its credentials, the
+// /metrics exporter, the database handle and its health checker, the analysis loop
+// (server/analysis) and the scheduler (server/schedule), wired from a ServerConfig. main.cc and the
+// RPC tests start the server through this.
 #ifndef WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 #define WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 

@@ -31,7 +31,8 @@ grpc::Status IncidentServiceImpl::ListIncidents(grpc::ServerContext* context,
                                                 v1::ListIncidentsResponse* response) {
   return detail::AuthorizedCall(
       *authorizer_, *context, kListIncidents, [&](const auth::Principal&) -> Status {
-        if (request->page_size() < 0) return InvalidArgumentError("page_size: must not be negative");
+        if (request->page_size() < 0)
+          return InvalidArgumentError("page_size: must not be negative");
         incidents::IncidentFilter filter;
         for (int s : request->states()) filter.states.push_back(static_cast<v1::IncidentState>(s));
         for (int c : request->cause_classes()) {

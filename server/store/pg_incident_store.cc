@@ -36,19 +36,20 @@ Status EnsureExplained(pqxx::work& tx, v1::Regression& g) {
 }
 
 StatusOr<v1::Incident> SelectIncident(pqxx::work& tx, int64_t id, bool lock) {
-  pqxx::result r = tx.exec_params(
-      "SELECT " + IncidentColumns() + " FROM incident i WHERE i.id = $1" + (lock ? " FOR UPDATE" : ""),
-      id);
+  pqxx::result r =
+      tx.exec_params("SELECT " + IncidentColumns() + " FROM incident i WHERE i.id = $1" +
+                         (lock ? " FOR UPDATE" : ""),
+                     id);
   if (r.empty()) return NotFoundError("incident " + std::to_string(id) + " not found");
   return IncidentFromRow(r[0]);
 }
 
 // History, findings (explained) and the representative explanation of `incident`.
 Status AddDetails(pqxx::work& tx, v1::Incident& incident) {
-  for (const pqxx::row& row : tx.exec_params(
-           "SELECT from_state, to_state, actor, note, " + MicrosSql("at") +
-               " FROM incident_event WHERE incident_id = $1 ORDER BY id",
-           incident.id())) {
+  for (const pqxx::row& row :
+       tx.exec_params("SELECT from_state, to_state, actor, note, " + MicrosSql("at") +
+                          " FROM incident_event WHERE incident_id = $1 ORDER BY id",
+                      incident.id())) {
     v1::IncidentEvent* e = incident.add_history();
     e->set_from_state(incidents::IncidentStateFromName(row[0].as<std::string>()));
     e->set_to_state(incidents::IncidentStateFromName(row[1].as<std::string>()));
@@ -90,8 +91,7 @@ StatusOr<std::vector<std::string>> Names(const std::vector<Enum>& values, NameFn
 
 }  // namespace
 
-PgIncidentStore::PgIncidentStore(const PgStoreOptions& options)
-    : pool_(PoolOptionsFor(options)) {}
+PgIncidentStore::PgIncidentStore(const PgStoreOptions& options) : pool_(PoolOptionsFor(options)) {}
 
 Status PgIncidentStore::Sweep(const SweepFn& fn) {
   return Run<bool>("SweepIncidents",
@@ -128,16 +128,16 @@ StatusOr<incidents::IncidentPage> PgIncidentStore::ListIncidents(
   }
   using Page = incidents::IncidentPage;
   return Run<Page>("ListIncidents", [&](pqxx::work& tx) -> StatusOr<Page> {
-    pqxx::result r = tx.exec_params(
-        "SELECT " + IncidentColumns() +
-            " FROM incident i"
-            " WHERE (cardinality($1::text[]) = 0 OR i.state = ANY($1::text[]))"
-            "   AND (cardinality($2::text[]) = 0 OR i.cause_class = ANY($2::text[]))"
-            "   AND ($3::text = '' OR i.gpu_model = $3)"
-            "   AND ($4::bigint = 0 OR i.id < $4)"
-            " ORDER BY i.id DESC LIMIT $5",
-        TextArrayLiteral(states), TextArrayLiteral(classes), filter.gpu_model, before_id,
-        page_size + 1);
+    pqxx::result r =
+        tx.exec_params("SELECT " + IncidentColumns() +
+                           " FROM incident i"
+                           " WHERE (cardinality($1::text[]) = 0 OR i.state = ANY($1::text[]))"
+                           "   AND (cardinality($2::text[]) = 0 OR i.cause_class = ANY($2::text[]))"
+                           "   AND ($3::text = '' OR i.gpu_model = $3)"
+                           "   AND ($4::bigint = 0 OR i.id < $4)"
+                           " ORDER BY i.id DESC LIMIT $5",
+                       TextArrayLiteral(states), TextArrayLiteral(classes), filter.gpu_model,
+                       before_id, page_size + 1);
     Page page;
     for (size_t i = 0; i < r.size() && static_cast<int>(i) < page_size; ++i) {
       ASSIGN_OR_RETURN(v1::Incident incident, IncidentFromRow(r[i]));
@@ -177,8 +177,8 @@ StatusOr<v1::Incident> PgIncidentStore::UpdateIncident(int64_t id, v1::IncidentS
     if (std::optional<v1::RegressionState> finding_state = incidents::FindingStateFor(to_name)) {
       // Its OPEN findings (and ACKNOWLEDGED ones, unless acknowledging) follow, each with an event.
       const std::string state = RegressionStateName(*finding_state);
-      const std::string finding_note =
-          "incident " + std::to_string(id) + ": " + to_name + (note.empty() ? "" : " (" + note + ")");
+      const std::string finding_note = "incident " + std::to_string(id) + ": " + to_name +
+                                       (note.empty() ? "" : " (" + note + ")");
       tx.exec_params(
           "WITH moving AS ("
           "  SELECT id, state AS old FROM regression"
@@ -202,7 +202,8 @@ StatusOr<v1::Regression> PgIncidentStore::ExplainFinding(int64_t regression_id) 
   return Run<v1::Regression>("ExplainFinding", [&](pqxx::work& tx) -> StatusOr<v1::Regression> {
     pqxx::result r = tx.exec_params(
         "SELECT " + RegressionColumns() + " FROM regression g WHERE g.id = $1", regression_id);
-    if (r.empty()) return NotFoundError("regression " + std::to_string(regression_id) + " not found");
+    if (r.empty())
+      return NotFoundError("regression " + std::to_string(regression_id) + " not found");
     ASSIGN_OR_RETURN(v1::Regression g, RegressionFromRow(r[0]));
     RETURN_IF_ERROR(EnsureExplained(tx, g));
     return g;

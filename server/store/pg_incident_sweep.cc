@@ -30,7 +30,8 @@ StatusOr<Window> ParseWindow(const std::string& key) {
   } else if (key.rfind("night:", 0) == 0) {
     w.night = key.substr(6);
   } else {
-    return InternalError("incident window key \"" + key + "\" is neither a schedule run nor a night");
+    return InternalError("incident window key \"" + key +
+                         "\" is neither a schedule run nor a night");
   }
   return w;
 }
@@ -40,17 +41,17 @@ StatusOr<Window> ParseWindow(const std::string& key) {
 StatusOr<incidents::FindingEvidence> SelectEvidence(pqxx::work& tx, const v1::Regression& f) {
   incidents::FindingEvidence e;
   e.finding = f;
-  pqxx::result run = tx.exec_params("SELECT " + RunColumns() + " FROM run r WHERE r.id = $1",
-                                    f.run_id());
+  pqxx::result run =
+      tx.exec_params("SELECT " + RunColumns() + " FROM run r WHERE r.id = $1", f.run_id());
   if (!run.empty()) {
     ASSIGN_OR_RETURN(e.run, RunFromRow(run[0]));
   }
   const std::vector<int64_t> ids(f.baseline_run_ids().begin(), f.baseline_run_ids().end());
   const std::string ids_literal = BigintArrayLiteral(ids);
-  for (const pqxx::row& row :
-       tx.exec_params("SELECT " + RunColumns() + " FROM run r WHERE r.id = ANY($1::bigint[])"
-                      " ORDER BY r.id",
-                      ids_literal)) {
+  for (const pqxx::row& row : tx.exec_params("SELECT " + RunColumns() +
+                                                 " FROM run r WHERE r.id = ANY($1::bigint[])"
+                                                 " ORDER BY r.id",
+                                             ids_literal)) {
     ASSIGN_OR_RETURN(v1::Run r, RunFromRow(row));
     e.baseline_runs.push_back(std::move(r));
   }
@@ -109,8 +110,7 @@ StatusOr<int64_t> PgIncidentSweepTx::JoinIncident(int64_t regression_id,
       " ON CONFLICT (window_key, gpu_model, kind, cause_key)"
       " DO UPDATE SET night = least(incident.night, excluded.night)"
       " RETURNING id, state, (xmax = 0)",
-      key.kind, key.gpu_model, key.window_key, origin.schedule_run_id, origin.night,
-      key.cause_key);
+      key.kind, key.gpu_model, key.window_key, origin.schedule_run_id, origin.night, key.cause_key);
   const int64_t id = r.at(0)[0].as<int64_t>();
   const std::string state = r.at(0)[1].as<std::string>();
   const std::string finding = "finding " + std::to_string(regression_id);
@@ -118,8 +118,7 @@ StatusOr<int64_t> PgIncidentSweepTx::JoinIncident(int64_t regression_id,
     tx_.exec_params(
         "INSERT INTO incident_event (incident_id, from_state, to_state, actor, note)"
         " VALUES ($1, '', $2, $3, $4)",
-        id, std::string(incidents::kIncidentOpen), std::string(kDetector),
-        "opened by " + finding);
+        id, std::string(incidents::kIncidentOpen), std::string(kDetector), "opened by " + finding);
   } else if (incidents::Closed(state)) {
     RETURN_IF_ERROR(MoveIncident(id, state, incidents::kIncidentReopened,
                                  finding + " joined after the incident was closed"));
@@ -131,10 +130,10 @@ StatusOr<int64_t> PgIncidentSweepTx::JoinIncident(int64_t regression_id,
 StatusOr<std::vector<int64_t>> PgIncidentSweepTx::IncidentsToRefresh(
     const std::vector<int64_t>& touched) {
   std::vector<int64_t> ids;
-  for (const pqxx::row& row : tx_.exec_params(
-           "SELECT id FROM incident WHERE state IN ('OPEN', 'ACKNOWLEDGED', 'REOPENED')"
-           " OR id = ANY($1::bigint[]) ORDER BY id",
-           BigintArrayLiteral(touched))) {
+  for (const pqxx::row& row :
+       tx_.exec_params("SELECT id FROM incident WHERE state IN ('OPEN', 'ACKNOWLEDGED', 'REOPENED')"
+                       " OR id = ANY($1::bigint[]) ORDER BY id",
+                       BigintArrayLiteral(touched))) {
     ids.push_back(row[0].as<int64_t>());
   }
   return ids;

@@ -74,7 +74,8 @@ TEST_F(CliIncidentsTest, IncidentShowsItsCasesByGpuItsExplanationAndHistory) {
 TEST_F(CliIncidentsTest, AReaderCannotTriageAnIncidentASubmitterCan) {
   CliResult denied = Cli("incident " + incident_ + " --set acknowledged");
   EXPECT_EQ(denied.exit_code, 6) << denied.out;  // PERMISSION_DENIED
-  CliResult acked = Cli("incident " + incident_ + " --set acknowledged --note mine", kSubmitterToken);
+  CliResult acked =
+      Cli("incident " + incident_ + " --set acknowledged --note mine", kSubmitterToken);
   EXPECT_EQ(acked.exit_code, 0) << acked.err;
   EXPECT_NE(acked.out.find("ACKNOWLEDGED"), std::string::npos) << acked.out;
   EXPECT_NE(acked.out.find("ci"), std::string::npos) << acked.out;

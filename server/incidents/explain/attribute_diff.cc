@@ -131,8 +131,8 @@ std::string AttributeWords(const v1::AttributeDifference& d) {
   if (a == "grid_size") return "grid size " + moved;
   if (a == "active_blocks_per_sm") return "active blocks per SM " + moved;
   if (a == "theoretical_occupancy") return "theoretical occupancy " + moved;
-  if (a == "occupancy_limiter") return "occupancy limiter became " + d.new_value() + " (was " +
-                                       d.baseline() + ")";
+  if (a == "occupancy_limiter")
+    return "occupancy limiter became " + d.new_value() + " (was " + d.baseline() + ")";
   if (a == "achieved_occupancy") return "achieved occupancy " + moved;
   if (a == "kernel_name") return "kernel " + moved;
   return a + " " + moved;

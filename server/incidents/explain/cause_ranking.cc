@@ -78,8 +78,8 @@ void RankCauses(v1::Explanation* e) {
              PercentText(clocks.new_throttled_fraction()),
          CycleWords(clocks)});
   } else if (clocks.verdict() == "clock") {
-    Add(e, v1::CAUSE_CLASS_ENVIRONMENT, "the GPU's clock moved, the work did not",
-        5, {CycleWords(clocks)});
+    Add(e, v1::CAUSE_CLASS_ENVIRONMENT, "the GPU's clock moved, the work did not", 5,
+        {CycleWords(clocks)});
   }
   if (!software.empty()) {
     std::vector<std::string> evidence = attributes;
@@ -116,10 +116,9 @@ void RankCauses(v1::Explanation* e) {
         "nothing recorded differs: the GPU itself, or something the store does not keep", 1,
         evidence);
   }
-  std::stable_sort(e->mutable_causes()->begin(), e->mutable_causes()->end(),
-                   [](const v1::LikelyCause& a, const v1::LikelyCause& b) {
-                     return a.score() > b.score();
-                   });
+  std::stable_sort(
+      e->mutable_causes()->begin(), e->mutable_causes()->end(),
+      [](const v1::LikelyCause& a, const v1::LikelyCause& b) { return a.score() > b.score(); });
   if (software.empty()) {
     e->add_ruled_out(
         "software: driver, CUDA runtime, worker version, labels (git sha) and built "

@@ -17,7 +17,7 @@ inline constexpr double kCounterChangeListed = 0.02;
 
 struct CounterDiff {
   std::vector<v1::CounterDifference> counters;  // largest |change| first
-  std::string note;  // set whenever `counters` is empty: why
+  std::string note;                             // set whenever `counters` is empty: why
 };
 
 // Counters present in `now` and in at least one baseline measurement (their mean over the

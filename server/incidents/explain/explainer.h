@@ -15,9 +15,9 @@ namespace warpwatch::server::incidents {
 
 struct FindingEvidence {
   v1::Regression finding;
-  v1::Run run;                                        // finding.run_id's run
-  std::optional<v1::Measurement> measurement;         // its point of the series; gone = nullopt
-  std::vector<v1::Run> baseline_runs;                 // those of finding.baseline_run_ids still stored
+  v1::Run run;                                 // finding.run_id's run
+  std::optional<v1::Measurement> measurement;  // its point of the series; gone = nullopt
+  std::vector<v1::Run> baseline_runs;          // those of finding.baseline_run_ids still stored
   std::vector<v1::Measurement> baseline_measurements;  // their points of the series
 };
 

@@ -40,11 +40,11 @@ v1::TimeSplit SplitTime(const FindingTiming& finding, const std::vector<v1::Meas
   }
   if (!base_kernel || now.kernel_median_seconds() <= 0) {
     split.set_where("unknown");
-    split.set_note(!base_kernel ? "the baseline runs have no kernel time (CUPTI activity pass)"
-                                : "the new run has no kernel time" +
-                                      (now.duration_note().empty()
-                                           ? std::string()
-                                           : " (" + now.duration_note() + ")"));
+    split.set_note(
+        !base_kernel
+            ? "the baseline runs have no kernel time (CUPTI activity pass)"
+            : "the new run has no kernel time" +
+                  (now.duration_note().empty() ? std::string() : " (" + now.duration_note() + ")"));
     return split;
   }
   const double kernel_change = now.kernel_median_seconds() / *base_kernel - 1;

@@ -76,9 +76,9 @@ TEST_F(IncidentTest, EveryFindingKeepsItsExplanationAndItsIncident) {
   upgraded.driver = kNewDriver;
   upgraded.scale = 1.05;
   RunNight(0, kCases, upgraded);
-  pqxx::result r = Sql(
-      "SELECT count(*) FILTER (WHERE explanation IS NULL OR incident_id IS NULL OR NOT swept),"
-      " count(*) FROM regression WHERE kind = 'REGRESSION'");
+  pqxx::result r =
+      Sql("SELECT count(*) FILTER (WHERE explanation IS NULL OR incident_id IS NULL OR NOT swept),"
+          " count(*) FROM regression WHERE kind = 'REGRESSION'");
   EXPECT_EQ(r[0][0].as<int>(), 0);
   EXPECT_EQ(r[0][1].as<int>(), kCases);
   ASSERT_EQ(Incidents().size(), 1u);

@@ -15,8 +15,8 @@ v1::Measurement WithCounter(const std::string& name, double value) {
 }
 
 TEST(CounterDiffTest, ABaselineWithoutCountersSaysSoInsteadOfADiff) {
-  const CounterDiff diff = DiffCounters({v1::Measurement(), v1::Measurement()},
-                                        WithCounter(kDram, 71));
+  const CounterDiff diff =
+      DiffCounters({v1::Measurement(), v1::Measurement()}, WithCounter(kDram, 71));
   EXPECT_TRUE(diff.counters.empty());
   EXPECT_NE(diff.note.find("the baseline runs have no counters"), std::string::npos) << diff.note;
 }
