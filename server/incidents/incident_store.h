@@ -28,7 +28,9 @@ struct IncidentMembers {
   int64_t id = 0;
   IncidentKey key;
   std::string state;
-  std::vector<v1::Regression> findings;  // with explanations
+  // Its findings with id, kind, state, updated_by, device, case (canonical, family) and change;
+  // only the representative one (incident_classifier.h) carries its explanation.
+  std::vector<v1::Regression> findings;
 };
 
 // What the sweep derives for an incident from its members.

@@ -3,6 +3,7 @@
 // evidence a finding is explained from.
 #include <pqxx/pqxx>
 
+#include "server/incidents/incident_classifier.h"
 #include "server/incidents/incident_lifecycle.h"
 #include "server/incidents/incident_vocabulary.h"
 #include "server/store/detail/conversions.h"
@@ -151,12 +152,33 @@ StatusOr<incidents::IncidentMembers> PgIncidentSweepTx::LoadMembers(int64_t inci
   m.key.kind = i[0][2].as<std::string>();
   m.key.cause_key = i[0][3].as<std::string>();
   m.state = i[0][4].as<std::string>();
-  for (const pqxx::row& row : tx_.exec_params("SELECT " + RegressionColumns() +
-                                                  " FROM regression g WHERE g.incident_id = $1"
-                                                  " ORDER BY g.id",
-                                              incident_id)) {
-    ASSIGN_OR_RETURN(v1::Regression g, RegressionFromRow(row));
+  // Only what the refresh reads of each finding (an incident of a fleet-wide change holds
+  // thousands); the explanation of its representative finding alone is parsed.
+  for (const pqxx::row& row :
+       tx_.exec_params("SELECT g.id, g.kind, g.state, g.updated_by, g.device_uuid,"
+                       " g.case_canonical, g.family, g.change FROM regression g"
+                       " WHERE g.incident_id = $1 ORDER BY g.id",
+                       incident_id)) {
+    v1::Regression g;
+    g.set_id(row[0].as<int64_t>());
+    g.set_kind(RegressionKindFromName(row[1].as<std::string>()));
+    g.set_state(RegressionStateFromName(row[2].as<std::string>()));
+    g.set_updated_by(row[3].as<std::string>());
+    g.set_device_uuid(row[4].as<std::string>());
+    g.mutable_case_()->set_canonical(row[5].as<std::string>());
+    g.mutable_case_()->set_family(row[6].as<std::string>());
+    g.set_change(row[7].as<double>());
     m.findings.push_back(std::move(g));
+  }
+  const int rep = incidents::RepresentativeFinding(m.findings);
+  if (rep >= 0) {
+    pqxx::result e = tx_.exec_params(
+        "SELECT coalesce(explanation::text, '') FROM regression WHERE id = $1",
+        m.findings[rep].id());
+    const std::string json = e.empty() ? "" : e[0][0].as<std::string>();
+    if (!json.empty()) {
+      RETURN_IF_ERROR(MessageFromJson(json, m.findings[rep].mutable_explanation()));
+    }
   }
   return m;
 }
