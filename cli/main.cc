@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   RegisterSchedules(app, client, &exit_code);
   RegisterNight(app, client, &exit_code);
   RegisterBaseline(app, client, &exit_code);
+  RegisterIncidents(app, client, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

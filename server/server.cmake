@@ -60,6 +60,8 @@ add_library(warpwatch_server_edge STATIC
   metrics/regression_metrics.cc
   metrics/schedule_metrics.cc
   metrics/gauge_refresher.cc
+  metrics/incident_metrics.cc
+  service/incident_service.cc
   service/result_service.cc
   service/detail/authorized_call.cc
   service/detail/call_pool.cc

@@ -33,6 +33,8 @@ void RegisterUpload(CLI::App& app, const ClientOptions& client, int* exit_code);
 // added by RegisterSchedules), and `night [SCHEDULE] [--date D]`.
 void RegisterSchedules(CLI::App& app, const ClientOptions& client, int* exit_code);
 void RegisterNight(CLI::App& app, const ClientOptions& client, int* exit_code);
+// Incidents (IncidentService): `incidents`, `incident N [--set STATE]`, `explain FINDING`.
+void RegisterIncidents(CLI::App& app, const ClientOptions& client, int* exit_code);
 // Pinned baselines: baseline pin RUN... | unpin ID | list.
 void RegisterBaseline(CLI::App& app, const ClientOptions& client, int* exit_code);
 

@@ -39,6 +39,10 @@ constexpr std::pair<std::string_view, Access> kMethods[] = {
     {"/warpwatch.v1.ScheduleService/UpdateSchedule", Access::kSubmit},
     {"/warpwatch.v1.ScheduleService/DeleteSchedule", Access::kSubmit},
     {"/warpwatch.v1.ScheduleService/TriggerSchedule", Access::kSubmit},
+    {"/warpwatch.v1.IncidentService/ListIncidents", Access::kRead},
+    {"/warpwatch.v1.IncidentService/GetIncident", Access::kRead},
+    {"/warpwatch.v1.IncidentService/ExplainFinding", Access::kRead},
+    {"/warpwatch.v1.IncidentService/UpdateIncident", Access::kSubmit},
 };
 
 bool Grants(Role role, Access access) {

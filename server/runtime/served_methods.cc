@@ -4,6 +4,7 @@
 #include <google/protobuf/descriptor.h>
 
 #include "warpwatch/v1/fleet.grpc.pb.h"
+#include "warpwatch/v1/incident.grpc.pb.h"
 #include "warpwatch/v1/job.grpc.pb.h"
 #include "warpwatch/v1/result.grpc.pb.h"
 #include "warpwatch/v1/schedule.grpc.pb.h"
@@ -21,7 +22,7 @@ std::set<std::string> ServedMethods() {
   for (const char* service :
        {v1::JobService::service_full_name(), v1::WorkerService::service_full_name(),
         v1::ResultService::service_full_name(), v1::FleetService::service_full_name(),
-        v1::ScheduleService::service_full_name()}) {
+        v1::ScheduleService::service_full_name(), v1::IncidentService::service_full_name()}) {
     const google::protobuf::ServiceDescriptor* descriptor = pool->FindServiceByName(service);
     if (descriptor == nullptr) continue;  // cannot happen: the service's .pb.cc is linked in
     for (int i = 0; i < descriptor->method_count(); ++i) {

@@ -12,10 +12,12 @@
 
 #include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
+#include "server/incidents/incident_sweep.h"
 #include "server/runtime/served_methods.h"
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
+#include "server/store/pg_incident_store.h"
 #include "server/store/pg_schedule_store.h"
 #include "server/store/pg_store.h"
 #include "server/tls/server_credentials.h"
@@ -74,6 +76,7 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   timeouts.lock_timeout = PgDuration(config.migration_lock_timeout_seconds);
   timeouts.statement_timeout = PgDuration(config.migration_statement_timeout_seconds);
   RETURN_IF_ERROR(runtime->OpenSchedules(config));
+  RETURN_IF_ERROR(runtime->OpenIncidents(config));
   RETURN_IF_ERROR(runtime->Build(config, std::move(store),
                                  [url, timeouts] { return RunMigrations(url, timeouts); }));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
@@ -143,6 +146,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   schedule_service_ = std::make_unique<ScheduleServiceImpl>(
       database_.get(), schedule_store_.get(), authorizer_.get(), job_options.limits,
       schedule_clock_);
+  incident_service_ = std::make_unique<IncidentServiceImpl>(database_.get(), incident_store_.get(),
+                                                            authorizer_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -165,6 +170,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   builder.RegisterService(result_service_.get());
   builder.RegisterService(fleet_service_.get());
   builder.RegisterService(schedule_service_.get());
+  builder.RegisterService(incident_service_.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
   metrics_->SetServedMethods(ServedMethods());
   interceptors.push_back(metrics_->MakeInterceptorFactory());
@@ -193,9 +199,13 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   reaper_->Start();
   regression_metrics_ = std::make_unique<metrics::RegressionMetrics>(metrics_->registry());
   metrics::RegressionMetrics* regression_metrics = regression_metrics_.get();
+  incident_metrics_ = std::make_unique<metrics::IncidentMetrics>(metrics_->registry());
+  metrics::IncidentMetrics* incident_metrics = incident_metrics_.get();
+  incidents::IncidentStore* incident_store = incident_store_.get();
   gauges_ = std::make_unique<metrics::GaugeRefresher>(
       database_.get(), Millis(config.metrics_interval_seconds),
-      [fleet_metrics, regression_metrics, heartbeat](Store& store) {
+      [fleet_metrics, regression_metrics, incident_metrics, incident_store,
+       heartbeat](Store& store) {
         StatusOr<std::map<v1::WorkerState, int64_t>> workers =
             store.CountWorkersByState(kHeartbeatsBeforeOffline * heartbeat);
         if (workers.ok()) fleet_metrics->SetWorkerCounts(*workers);
@@ -203,6 +213,11 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
         if (jobs.ok()) fleet_metrics->SetJobs(*jobs);
         StatusOr<std::vector<RegressionCount>> regressions = store.CountOpenRegressions();
         if (regressions.ok()) regression_metrics->SetOpen(*regressions);
+        if (incident_store == nullptr) return;
+        StatusOr<std::vector<incidents::OpenIncident>> open = incident_store->ListOpenIncidents();
+        if (open.ok()) incident_metrics->SetOpen(*open);
+        StatusOr<std::vector<incidents::IncidentCount>> counts = incident_store->CountIncidents();
+        if (counts.ok()) incident_metrics->SetCounts(*counts);
       });
   gauges_->Start();
 
@@ -228,12 +243,24 @@ Status ServerRuntime::StartAnalysis(const ServerConfig& config) {
   Database* database = database_.get();
   analysis::AnalysisLoopOptions loop_options;
   metrics::RegressionMetrics* regression_metrics = regression_metrics_.get();
-  loop_options.on_analysed = [regression_metrics](const analysis::RunAnalysisSummary& summary) {
+  incidents::IncidentStore* incident_store = incident_store_.get();
+  loop_options.on_analysed = [regression_metrics,
+                              incident_store](const analysis::RunAnalysisSummary& summary) {
     for (const analysis::InsertedFinding& f : summary.inserted) {
       regression_metrics->AddDetected(f.gpu_model, f.family, f.kind, f.state);
     }
     regression_metrics->AddCoverage(summary.coverage.judged, summary.coverage.attached,
                                     summary.coverage.unsure);
+    // Incidents (issue 26): explain and group what this run wrote, refresh the open incidents.
+    // A failed sweep is redone by the next one (unswept findings stay marked so).
+    if (incident_store == nullptr) return;
+    StatusOr<incidents::SweepSummary> swept = incidents::SweepIncidents(*incident_store);
+    if (!swept.ok()) {
+      spdlog::warn("msg=\"incident sweep failed\" error=\"{}\"", swept.status().ToString());
+    } else if (swept->explained > 0 || swept->moved > 0) {
+      spdlog::info("msg=\"incidents swept\" explained={} grouped={} refreshed={} moved={}",
+                   swept->explained, swept->grouped, swept->refreshed, swept->moved);
+    }
   };
   analysis_loop_ = std::make_unique<analysis::AnalysisLoop>(
       analysis_store_.get(), std::move(loop_options),
@@ -256,6 +283,15 @@ Status ServerRuntime::OpenSchedules(const ServerConfig& config) {
     spdlog::warn("msg=\"TEST CLOCK: the scheduler's time runs {}x from {}\"",
                  config.schedule_test_clock_speed, config.schedule_test_clock_anchor);
   }
+  return OkStatus();
+}
+
+Status ServerRuntime::OpenIncidents(const ServerConfig& config) {
+  PgStoreOptions options;
+  options.url = config.database_url;
+  options.pool_size = 2;  // the sweep (analysis loop thread), incident RPCs and the gauges
+  options.statement_timeout = std::chrono::seconds(60);
+  ASSIGN_OR_RETURN(incident_store_, OpenPgIncidentStore(options));
   return OkStatus();
 }
 

@@ -1,9 +1,9 @@
 // File: server/runtime/server_runtime.h
 // A running warpwatch-server: the gRPC server (JobService, WorkerService, ResultService,
-// FleetService, ScheduleService, health, reflection) on its credentials, the /metrics exporter,
-// the database handle and its health checker, the analysis loop (server/analysis) and the
-// scheduler (server/schedule), wired from a ServerConfig. main.cc and the RPC tests start the
-// server through this.
+// FleetService, ScheduleService, IncidentService, health, reflection) on its credentials, the
+// /metrics exporter, the database handle and its health checker, the analysis loop
+// (server/analysis) and the scheduler (server/schedule), wired from a ServerConfig. main.cc and the
+// RPC tests start the server through this.
 #ifndef WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 #define WARPWATCH_SERVER_RUNTIME_SERVER_RUNTIME_H_
 
@@ -21,15 +21,18 @@
 #include "server/config/server_config.h"
 #include "server/database/database.h"
 #include "server/health/health_checker.h"
+#include "server/incidents/incident_store.h"
 #include "server/metrics/database_metrics.h"
 #include "server/metrics/fleet_metrics.h"
 #include "server/metrics/gauge_refresher.h"
+#include "server/metrics/incident_metrics.h"
 #include "server/metrics/job_metrics.h"
 #include "server/metrics/regression_metrics.h"
 #include "server/metrics/schedule_metrics.h"
 #include "server/metrics/server_metrics.h"
 #include "server/queue/job_reaper.h"
 #include "server/service/fleet_service.h"
+#include "server/service/incident_service.h"
 #include "server/service/job_service.h"
 #include "server/schedule/schedule_store.h"
 #include "server/schedule/scheduler.h"
@@ -80,6 +83,10 @@ class ServerRuntime {
   // Build, which hands the store to ScheduleService; without it ScheduleService answers
   // UNIMPLEMENTED and no scheduler runs.
   Status OpenSchedules(const ServerConfig& config);
+  // Opens the incident store on config.database_url (issue 26). Start(config) calls it before
+  // Build, which hands the store to IncidentService and the gauge refresher; StartAnalysis sweeps
+  // incidents after each analysed run. Without it IncidentService answers UNIMPLEMENTED.
+  Status OpenIncidents(const ServerConfig& config);
   // Starts the scheduler thread over the schedule store, when there is one (after Build).
   void StartScheduler(const ServerConfig& config);
 
@@ -90,6 +97,7 @@ class ServerRuntime {
   std::unique_ptr<metrics::JobMetrics> job_metrics_;
   std::unique_ptr<metrics::RegressionMetrics> regression_metrics_;
   std::unique_ptr<metrics::ScheduleMetrics> schedule_metrics_;  // outlives scheduler_ (declared later)
+  std::unique_ptr<metrics::IncidentMetrics> incident_metrics_;
   std::unique_ptr<auth::Authorizer> authorizer_;
   std::unique_ptr<Database> database_;
   ShutdownSignal shutdown_signal_;
@@ -100,6 +108,8 @@ class ServerRuntime {
   std::unique_ptr<schedule::ScheduleStore> schedule_store_;  // null over a non-PostgreSQL store
   schedule::Clock schedule_clock_;
   std::unique_ptr<ScheduleServiceImpl> schedule_service_;
+  std::unique_ptr<incidents::IncidentStore> incident_store_;  // null over a non-PostgreSQL store
+  std::unique_ptr<IncidentServiceImpl> incident_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<HealthChecker> health_checker_;
   std::unique_ptr<queue::JobReaper> reaper_;         // expired leases and job timeouts

@@ -166,6 +166,16 @@ def fixture_sql():
         " detected_at) VALUES (%s, %s, 'memory.coalescing', %s, 2, '{1}', 4.9e-05, 5.15e-05,"
         " 0.05, 'robust_z', 'OPEN', now() - interval '1 day');"
         % (lit(case + "@" + MODEL), lit(case), lit(MODEL)))
+    # Its incident (migration 0015), as the sweep writes it, with the finding's explanation.
+    out.append(
+        "INSERT INTO incident (id, kind, gpu_model, window_key, night, cause_key, cause_class,"
+        " cause, findings, confirmed, cases, device_uuids, families, median_change, peers)"
+        " VALUES (1, 'SLOWDOWN', %s, 'night:2026-01-01', '2026-01-01',"
+        " 'software:driver_version 580 -> 590', 'SOFTWARE', 'driver_version 580 -> 590', 1, 1, 1,"
+        " '{GPU-aaaa}', '{memory.coalescing}', 0.05, 2);" % lit(MODEL))
+    out.append(
+        "UPDATE regression SET incident_id = 1, swept = true, explanation ="
+        " '{\"summary\": \"driver_version 580 -> 590\", \"ruledOut\": [\"clocks: equal\"]}';")
     # The detector's change point on the model series: the second night's level.
     out.append(
         "INSERT INTO change_point (series_id, device_uuid, run_id, at, median_before, median_after,"

@@ -36,6 +36,7 @@ add_executable(server_edge_unit_tests
   config/server_config_test.cc
   metrics/job_and_database_metrics_test.cc
   metrics/schedule_metrics_test.cc
+  metrics/incident_metrics_test.cc
   service/worker_caller_cache_test.cc
   service/detail/worker_requests_test.cc
   service/detail/authorized_call_test.cc

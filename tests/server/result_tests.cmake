@@ -19,3 +19,11 @@ target_link_libraries(server_schedule_rpc_tests PRIVATE warpwatch_rpc_test_fixtu
 warpwatch_strict(server_schedule_rpc_tests)
 gtest_discover_tests(server_schedule_rpc_tests TEST_PREFIX "schedule." PROPERTIES
   LABELS postgres TIMEOUT 120 DISCOVERY_TIMEOUT 60)
+
+# IncidentService RPC tests (issue 26).
+add_executable(server_incident_rpc_tests service/incident_rpc_test.cc)
+target_link_libraries(server_incident_rpc_tests PRIVATE warpwatch_rpc_test_fixture
+  warpwatch_pg_incident_store GTest::gtest_main)
+warpwatch_strict(server_incident_rpc_tests)
+gtest_discover_tests(server_incident_rpc_tests TEST_PREFIX "incident." PROPERTIES
+  LABELS postgres TIMEOUT 120 DISCOVERY_TIMEOUT 60)

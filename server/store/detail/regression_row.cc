@@ -97,7 +97,8 @@ const std::string& RegressionColumns() {
       " g.new_sm_clock_mhz, g.blame, coalesce(g.confirmation_job_id, 0), g.updated_by, " +
       MicrosSql("g.updated_at") +
       ", g.runs_at_level, coalesce(g.last_run_id, g.run_id), coalesce(g.closed_run_id, 0),"
-      " g.min_detectable_change, g.noise_sigma";
+      " g.min_detectable_change, g.noise_sigma, coalesce(g.explanation::text, ''),"
+      " coalesce(g.incident_id, 0)";
   return columns;
 }
 
@@ -142,6 +143,13 @@ StatusOr<v1::Regression> RegressionFromRow(const pqxx::row& row) {
   g.set_closed_run_id(row[30].as<int64_t>());
   if (!row[31].is_null()) g.set_min_detectable_change(row[31].as<double>());
   if (!row[32].is_null()) g.set_noise_sigma(row[32].as<double>());
+  // The explanation (migration 0015) is the server's own JSON; one it cannot read is left out
+  // rather than hiding the finding.
+  const std::string explanation = row[33].as<std::string>();
+  if (!explanation.empty() && !MessageFromJson(explanation, g.mutable_explanation()).ok()) {
+    g.clear_explanation();
+  }
+  g.set_incident_id(row[34].as<int64_t>());
   return g;
 }
 

@@ -17,6 +17,7 @@
 
 #include "tests/server/runtime/rpc_test_fixture.h"
 #include "warpwatch/v1/fleet.grpc.pb.h"
+#include "warpwatch/v1/incident.grpc.pb.h"
 #include "warpwatch/v1/job.grpc.pb.h"
 #include "warpwatch/v1/result.grpc.pb.h"
 #include "warpwatch/v1/schedule.grpc.pb.h"
@@ -66,15 +67,19 @@ const std::map<std::string, std::set<Who>> kExpected = {
     {"/warpwatch.v1.ScheduleService/UpdateSchedule", kSubmit},
     {"/warpwatch.v1.ScheduleService/DeleteSchedule", kSubmit},
     {"/warpwatch.v1.ScheduleService/TriggerSchedule", kSubmit},
+    {"/warpwatch.v1.IncidentService/ListIncidents", kRead},
+    {"/warpwatch.v1.IncidentService/GetIncident", kRead},
+    {"/warpwatch.v1.IncidentService/ExplainFinding", kRead},
+    {"/warpwatch.v1.IncidentService/UpdateIncident", kSubmit},
 };
 
 // Full paths of every method of every service in the warpwatch.v1 protos.
 std::vector<std::string> ApiMethods() {
   std::vector<std::string> methods;
   const auto* pool = google::protobuf::DescriptorPool::generated_pool();
-  for (const char* file : {"warpwatch/v1/job.proto", "warpwatch/v1/result.proto",
-                           "warpwatch/v1/worker.proto", "warpwatch/v1/fleet.proto",
-                           "warpwatch/v1/schedule.proto"}) {
+  for (const char* file :
+       {"warpwatch/v1/job.proto", "warpwatch/v1/result.proto", "warpwatch/v1/worker.proto",
+        "warpwatch/v1/fleet.proto", "warpwatch/v1/schedule.proto", "warpwatch/v1/incident.proto"}) {
     const google::protobuf::FileDescriptor* f = pool->FindFileByName(file);
     EXPECT_NE(f, nullptr) << file;
     if (f == nullptr) continue;

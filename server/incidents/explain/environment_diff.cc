@@ -1,0 +1,156 @@
+// File: server/incidents/explain/environment_diff.cc
+#include "server/incidents/explain/environment_diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <string>
+
+#include "server/incidents/explain/number_text.h"
+
+namespace warpwatch::server::incidents {
+namespace {
+
+using Env = v1::RunEnvironment;
+
+// A field compared by exact text.
+struct TextField {
+  const char* name;
+  v1::DifferenceArea area;
+  std::function<std::string(const Env&)> read;
+};
+
+std::string Join(const google::protobuf::RepeatedPtrField<std::string>& values) {
+  std::vector<std::string> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  std::string out;
+  for (const std::string& v : sorted) out += (out.empty() ? "" : ",") + v;
+  return out;
+}
+
+const std::vector<TextField>& TextFields() {
+  using A = v1::DifferenceArea;
+  constexpr A kSoftware = v1::DIFFERENCE_AREA_SOFTWARE;
+  constexpr A kDevice = v1::DIFFERENCE_AREA_DEVICE;
+  constexpr A kClocks = v1::DIFFERENCE_AREA_CLOCKS;
+  static const std::vector<TextField> fields = {
+      {"driver_version", kSoftware, [](const Env& e) { return e.driver_version(); }},
+      {"cuda_runtime_version", kSoftware,
+       [](const Env& e) { return std::to_string(e.cuda_runtime_version()); }},
+      {"cuda_driver_version", kSoftware,
+       [](const Env& e) { return std::to_string(e.cuda_driver_version()); }},
+      {"worker_version", kSoftware, [](const Env& e) { return e.worker_version(); }},
+      {"suite_version", kSoftware, [](const Env& e) { return e.suite_version(); }},
+      {"built_architectures", kSoftware,
+       [](const Env& e) { return Join(e.built_architectures()); }},
+      {"code_architecture", kSoftware, [](const Env& e) { return e.code_architecture(); }},
+      {"device.uuid", kDevice, [](const Env& e) { return e.device().uuid(); }},
+      {"hostname", kDevice, [](const Env& e) { return e.hostname(); }},
+      {"device.pci_bus_id", kDevice, [](const Env& e) { return e.device().pci_bus_id(); }},
+      {"device.ecc_enabled", kDevice,
+       [](const Env& e) { return std::string(e.device().ecc_enabled() ? "true" : "false"); }},
+      {"device.max_sm_clock_mhz", kDevice,
+       [](const Env& e) { return std::to_string(e.device().max_sm_clock_mhz()); }},
+      {"device.max_memory_clock_mhz", kDevice,
+       [](const Env& e) { return std::to_string(e.device().max_memory_clock_mhz()); }},
+      {"device_architecture", kDevice, [](const Env& e) { return e.device_architecture(); }},
+      {"sm_clock_policy", kClocks, [](const Env& e) { return e.sm_clock_policy(); }},
+      {"sm_clock_setting_mhz", kClocks,
+       [](const Env& e) { return NumberText(e.sm_clock_setting_mhz()); }},
+      {"clock_source", kClocks, [](const Env& e) { return e.clock_source(); }},
+  };
+  return fields;
+}
+
+// A field that varies between runs: a difference only beyond `tolerance` of the baseline range
+// (relative when `relative`, else absolute). Zero means unknown and is never compared.
+struct NumericField {
+  const char* name;
+  v1::DifferenceArea area;
+  std::function<double(const Env&)> read;
+  double tolerance;
+  bool relative;
+};
+
+const std::vector<NumericField>& NumericFields() {
+  constexpr v1::DifferenceArea kClocks = v1::DIFFERENCE_AREA_CLOCKS;
+  constexpr v1::DifferenceArea kConditions = v1::DIFFERENCE_AREA_CONDITIONS;
+  static const std::vector<NumericField> fields = {
+      {"sm_clock_mhz_start", kClocks, [](const Env& e) { return e.sm_clock_mhz_start(); }, 0.02,
+       true},
+      {"memory_clock_mhz_start", kClocks, [](const Env& e) { return e.memory_clock_mhz_start(); },
+       0.02, true},
+      {"temperature_c_start", kConditions, [](const Env& e) { return e.temperature_c_start(); },
+       5.0, false},
+      {"temperature_c_end", kConditions, [](const Env& e) { return e.temperature_c_end(); }, 5.0,
+       false},
+      {"power_w_start", kConditions, [](const Env& e) { return e.power_w_start(); }, 0.10, true},
+      {"power_w_end", kConditions, [](const Env& e) { return e.power_w_end(); }, 0.10, true},
+  };
+  return fields;
+}
+
+void AddTextDifference(const std::string& field, v1::DifferenceArea area,
+                       const std::set<std::string>& baseline, const std::string& now,
+                       std::vector<v1::EnvironmentDifference>& out) {
+  if (baseline.count(now) > 0) return;
+  v1::EnvironmentDifference d;
+  d.set_field(field);
+  for (const std::string& v : baseline) d.add_baseline(v);
+  d.set_new_value(now);
+  d.set_area(area);
+  out.push_back(std::move(d));
+}
+
+}  // namespace
+
+std::vector<v1::EnvironmentDifference> DiffEnvironments(const std::vector<Env>& baseline,
+                                                        const Env& now) {
+  std::vector<v1::EnvironmentDifference> out;
+  if (baseline.empty()) return out;
+  for (const TextField& f : TextFields()) {
+    std::set<std::string> values;
+    for (const Env& e : baseline) values.insert(f.read(e));
+    AddTextDifference(f.name, f.area, values, f.read(now), out);
+  }
+  // Labels: the job's, e.g. git_sha and build ids. A label absent on one side reads as "".
+  std::set<std::string> keys;
+  for (const Env& e : baseline) {
+    for (const auto& [k, v] : e.labels()) keys.insert(k);
+  }
+  for (const auto& [k, v] : now.labels()) keys.insert(k);
+  for (const std::string& key : keys) {
+    std::set<std::string> values;
+    for (const Env& e : baseline) {
+      auto it = e.labels().find(key);
+      values.insert(it == e.labels().end() ? "" : it->second);
+    }
+    auto it = now.labels().find(key);
+    AddTextDifference("labels." + key, v1::DIFFERENCE_AREA_SOFTWARE, values,
+                      it == now.labels().end() ? "" : it->second, out);
+  }
+  for (const NumericField& f : NumericFields()) {
+    const double value = f.read(now);
+    double lo = INFINITY, hi = -INFINITY;
+    for (const Env& e : baseline) {
+      const double v = f.read(e);
+      if (v == 0) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    if (value == 0 || !std::isfinite(lo)) continue;
+    const double below = f.relative ? lo * (1 - f.tolerance) : lo - f.tolerance;
+    const double above = f.relative ? hi * (1 + f.tolerance) : hi + f.tolerance;
+    if (value >= below && value <= above) continue;
+    v1::EnvironmentDifference d;
+    d.set_field(f.name);
+    d.add_baseline(lo == hi ? NumberText(lo) : NumberText(lo) + ".." + NumberText(hi));
+    d.set_new_value(NumberText(value));
+    d.set_area(f.area);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace warpwatch::server::incidents

@@ -1,0 +1,100 @@
+// File: server/incidents/incident_classifier.cc
+#include "server/incidents/incident_classifier.h"
+
+#include <cmath>
+#include <set>
+
+namespace warpwatch::server::incidents {
+namespace {
+
+bool Pending(const v1::Regression& f) {
+  return f.state() == v1::REGRESSION_STATE_SUSPECTED || f.state() == v1::REGRESSION_STATE_NOISE;
+}
+
+std::string After(const std::string& key, const std::string& prefix) {
+  return key.substr(prefix.size());
+}
+
+std::string Count(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+int RepresentativeFinding(const std::vector<v1::Regression>& findings) {
+  int best = -1;
+  bool best_confirmed = false;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const bool confirmed = !Pending(findings[i]);
+    if (best >= 0) {
+      if (best_confirmed && !confirmed) continue;
+      if (confirmed == best_confirmed &&
+          std::fabs(findings[i].change()) <= std::fabs(findings[best].change())) {
+        continue;
+      }
+    }
+    best = static_cast<int>(i);
+    best_confirmed = confirmed;
+  }
+  return best;
+}
+
+Classification Classify(const IncidentView& incident) {
+  Classification c;
+  std::set<std::string> devices, cases;
+  for (const v1::Regression& f : incident.findings) {
+    devices.insert(f.device_uuid());
+    cases.insert(f.case_().canonical());
+  }
+  const int rep = RepresentativeFinding(incident.findings);
+  const v1::Explanation none;
+  const v1::Explanation& e = rep >= 0 ? incident.findings[rep].explanation() : none;
+  for (const std::string& line : e.ruled_out()) c.ruled_out.push_back(line);
+  const std::string spread = Count(cases.size(), "case", "cases") + " on " +
+                             Count(devices.size(), "GPU", "GPUs") + " of " +
+                             std::to_string(std::max(incident.peers, 1)) + " measured";
+  const std::string& key = incident.cause_key;
+  if (key.rfind("software:", 0) == 0) {
+    c.cause_class = v1::CAUSE_CLASS_SOFTWARE;
+    c.cause = After(key, "software:") + " (" + spread + ")";
+    return c;
+  }
+  if (key.rfind("environment:", 0) == 0) {
+    c.cause_class = v1::CAUSE_CLASS_ENVIRONMENT;
+    std::string evidence;
+    for (const v1::LikelyCause& cause : e.causes()) {
+      if (cause.cause_class() != v1::CAUSE_CLASS_ENVIRONMENT) continue;
+      evidence = cause.cause() + (cause.evidence().empty() ? "" : ": " + cause.evidence(0));
+      break;
+    }
+    if (evidence.empty()) evidence = "the GPU's clock moved, the work did not";
+    c.cause = "GPU " + After(key, "environment:") + ": " + evidence + " (" + spread + ")";
+    return c;
+  }
+  const std::string gpu = After(key, "gpu:");
+  const int others = incident.peers - 1;
+  const bool alone = incident.movers <= 1 || incident.movers * 2 < incident.peers;
+  if (others >= 1 && alone) {
+    c.cause_class = v1::CAUSE_CLASS_ONE_GPU;
+    c.cause = "GPU " + gpu + " moved; " +
+              Count(static_cast<size_t>(others - (incident.movers - 1)), "same-night peer",
+                    "same-night peers") +
+              " of its model did not (" + Count(cases.size(), "case", "cases") + ")";
+    return c;
+  }
+  c.cause_class = v1::CAUSE_CLASS_UNKNOWN;
+  if (others < 1) {
+    c.cause = "GPU " + gpu + " moved with nothing recorded differing (" + spread + ")";
+    c.ruled_out.push_back(
+        "one GPU: no other GPU of the model was measured in the same window to compare with");
+  } else {
+    c.cause = std::to_string(incident.movers) + " of " + std::to_string(incident.peers) +
+              " GPUs of the model moved the same way with nothing recorded differing (" + spread +
+              " on this one)";
+    c.ruled_out.push_back("one GPU: " + std::to_string(incident.movers) + " of " +
+                          std::to_string(incident.peers) + " same-night GPUs moved together");
+  }
+  return c;
+}
+
+}  // namespace warpwatch::server::incidents

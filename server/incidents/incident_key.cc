@@ -1,0 +1,34 @@
+// File: server/incidents/incident_key.cc
+#include "server/incidents/incident_key.h"
+
+#include "server/incidents/explain/cause_ranking.h"
+#include "server/incidents/incident_vocabulary.h"
+
+namespace warpwatch::server::incidents {
+
+std::optional<IncidentKey> KeyOf(const v1::Regression& finding, const FindingOrigin& origin) {
+  IncidentKey key;
+  if (finding.kind() == v1::REGRESSION_KIND_REGRESSION) {
+    key.kind = kSlowdown;
+  } else if (finding.kind() == v1::REGRESSION_KIND_IMPROVEMENT) {
+    key.kind = kSpeedup;
+  } else {
+    return std::nullopt;
+  }
+  key.window_key = origin.schedule_run_id != 0
+                       ? "schedule_run:" + std::to_string(origin.schedule_run_id)
+                       : "night:" + origin.night;
+  key.gpu_model = finding.gpu_model();
+  const std::string software = SoftwareChange(finding.explanation());
+  const std::string& clock = finding.explanation().clocks().verdict();
+  if (!software.empty()) {
+    key.cause_key = "software:" + software;
+  } else if (finding.blame() == v1::BLAME_ENVIRONMENT || clock == "clock" || clock == "throttled") {
+    key.cause_key = "environment:" + finding.device_uuid();
+  } else {
+    key.cause_key = "gpu:" + finding.device_uuid();
+  }
+  return key;
+}
+
+}  // namespace warpwatch::server::incidents

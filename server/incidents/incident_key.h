@@ -1,0 +1,42 @@
+// File: server/incidents/incident_key.h
+// Which incident a finding joins: findings that started together (the same schedule run, or the
+// same UTC night without one), on the same GPU model, moving the same way, with the same cause
+// candidate share one incident (docs/incidents.md "Grouping").
+#ifndef WARPWATCH_SERVER_INCIDENTS_INCIDENT_KEY_H_
+#define WARPWATCH_SERVER_INCIDENTS_INCIDENT_KEY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "warpwatch/v1/result.pb.h"
+
+namespace warpwatch::server::incidents {
+
+// Where a finding's run came from.
+struct FindingOrigin {
+  int64_t schedule_run_id = 0;  // its job's schedule run; 0 for ad-hoc and uploaded runs
+  std::string night;            // UTC date of the run's start, "YYYY-MM-DD"
+};
+
+struct IncidentKey {
+  std::string window_key;  // "schedule_run:<id>" or "night:<date>"
+  std::string gpu_model;
+  std::string kind;  // kSlowdown or kSpeedup
+  // The cause candidate: "software:<the software differences>" when the finding's explanation
+  // names any; else "environment:<device>" when the GPU's clock explains it (blame ENVIRONMENT,
+  // or its clock split says clock or throttled); else "gpu:<device>".
+  std::string cause_key;
+  bool operator==(const IncidentKey& o) const {
+    return window_key == o.window_key && gpu_model == o.gpu_model && kind == o.kind &&
+           cause_key == o.cause_key;
+  }
+};
+
+// The key of a REGRESSION or IMPROVEMENT finding with its explanation set; nullopt for any other
+// kind (a fleet OUTLIER joins no incident).
+std::optional<IncidentKey> KeyOf(const v1::Regression& finding, const FindingOrigin& origin);
+
+}  // namespace warpwatch::server::incidents
+
+#endif  // WARPWATCH_SERVER_INCIDENTS_INCIDENT_KEY_H_

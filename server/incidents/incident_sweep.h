@@ -1,0 +1,32 @@
+// File: server/incidents/incident_sweep.h
+// The pass that follows the analysis of runs: explain every finding not seen yet and put each
+// REGRESSION or IMPROVEMENT into its incident, then refresh every active incident (and those just
+// joined): counts, cause class and cause, and the detector's moves (FIXED when every level
+// returned, DISMISSED when nothing stands). The server runs it after each analysed run
+// (server/runtime); it is idempotent and safe on several replicas (one sweeps at a time).
+#ifndef WARPWATCH_SERVER_INCIDENTS_INCIDENT_SWEEP_H_
+#define WARPWATCH_SERVER_INCIDENTS_INCIDENT_SWEEP_H_
+
+#include "common/status/status.h"
+#include "server/incidents/incident_store.h"
+
+namespace warpwatch::server::incidents {
+
+struct SweepSummary {
+  int explained = 0;  // findings explained (every kind)
+  int grouped = 0;    // of them: put into an incident
+  int refreshed = 0;  // incidents refreshed
+  int moved = 0;      // detector moves (FIXED, DISMISSED)
+};
+
+// Sweeps in batches of `batch` findings (one transaction each) until none is left, at most
+// `max_batches`. Errors: the store's (a failed batch rolls back whole; the next sweep redoes it).
+StatusOr<SweepSummary> SweepIncidents(IncidentStore& store, int batch = 200, int max_batches = 50);
+
+// What an incident's members give (counts, devices, families, changes, class): pure. `peers` and
+// `movers` as IncidentView.
+IncidentDerived DeriveIncident(const IncidentMembers& members, int peers, int movers);
+
+}  // namespace warpwatch::server::incidents
+
+#endif  // WARPWATCH_SERVER_INCIDENTS_INCIDENT_SWEEP_H_

@@ -1,0 +1,86 @@
+// File: tests/server/incidents/explain/environment_diff_test.cc
+#include "server/incidents/explain/environment_diff.h"
+
+#include <gtest/gtest.h>
+
+namespace warpwatch::server::incidents {
+namespace {
+
+v1::RunEnvironment Env(const std::string& driver) {
+  v1::RunEnvironment e;
+  e.set_driver_version(driver);
+  e.set_cuda_runtime_version(12080);
+  e.set_worker_version("0.9.0");
+  e.add_built_architectures("sm_90");
+  e.mutable_device()->set_uuid("GPU-1");
+  e.set_sm_clock_mhz_start(1980);
+  e.set_temperature_c_start(40);
+  (*e.mutable_labels())["git_sha"] = "abc";
+  return e;
+}
+
+const v1::EnvironmentDifference* Find(const std::vector<v1::EnvironmentDifference>& diffs,
+                                      const std::string& field) {
+  for (const auto& d : diffs) {
+    if (d.field() == field) return &d;
+  }
+  return nullptr;
+}
+
+TEST(EnvironmentDiffTest, NamesADriverChangeWithBothVersions) {
+  const auto diffs = DiffEnvironments({Env("580.65.06"), Env("580.65.06")}, Env("590.12"));
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].field(), "driver_version");
+  ASSERT_EQ(diffs[0].baseline_size(), 1);
+  EXPECT_EQ(diffs[0].baseline(0), "580.65.06");
+  EXPECT_EQ(diffs[0].new_value(), "590.12");
+  EXPECT_EQ(diffs[0].area(), v1::DIFFERENCE_AREA_SOFTWARE);
+}
+
+TEST(EnvironmentDiffTest, EqualEnvironmentsDifferInNothing) {
+  EXPECT_TRUE(DiffEnvironments({Env("580"), Env("580")}, Env("580")).empty());
+}
+
+TEST(EnvironmentDiffTest, AGitShaLabelAndBuiltArchitecturesAreSoftware) {
+  v1::RunEnvironment now = Env("580");
+  (*now.mutable_labels())["git_sha"] = "def";
+  now.add_built_architectures("sm_100");
+  const auto diffs = DiffEnvironments({Env("580")}, now);
+  const v1::EnvironmentDifference* sha = Find(diffs, "labels.git_sha");
+  ASSERT_NE(sha, nullptr);
+  EXPECT_EQ(sha->baseline(0), "abc");
+  EXPECT_EQ(sha->new_value(), "def");
+  const v1::EnvironmentDifference* archs = Find(diffs, "built_architectures");
+  ASSERT_NE(archs, nullptr);
+  EXPECT_EQ(archs->new_value(), "sm_100,sm_90");
+  EXPECT_EQ(archs->area(), v1::DIFFERENCE_AREA_SOFTWARE);
+}
+
+TEST(EnvironmentDiffTest, StartClockWithinTwoPercentOfTheBaselineIsNoDifference) {
+  v1::RunEnvironment near = Env("580");
+  near.set_sm_clock_mhz_start(1965);
+  EXPECT_EQ(Find(DiffEnvironments({Env("580")}, near), "sm_clock_mhz_start"), nullptr);
+  v1::RunEnvironment low = Env("580");
+  low.set_sm_clock_mhz_start(1600);
+  const auto diffs = DiffEnvironments({Env("580")}, low);
+  const v1::EnvironmentDifference* clock = Find(diffs, "sm_clock_mhz_start");
+  ASSERT_NE(clock, nullptr);
+  EXPECT_EQ(clock->area(), v1::DIFFERENCE_AREA_CLOCKS);
+  EXPECT_EQ(clock->new_value(), "1600");
+}
+
+TEST(EnvironmentDiffTest, TemperatureCountsOnlyBeyondFiveDegrees) {
+  v1::RunEnvironment warm = Env("580");
+  warm.set_temperature_c_start(44);
+  EXPECT_TRUE(DiffEnvironments({Env("580")}, warm).empty());
+  warm.set_temperature_c_start(60);
+  const auto diffs = DiffEnvironments({Env("580")}, warm);
+  EXPECT_NE(Find(diffs, "temperature_c_start"), nullptr);
+}
+
+TEST(EnvironmentDiffTest, WithoutBaselineRunsThereIsNothingToCompare) {
+  EXPECT_TRUE(DiffEnvironments({}, Env("590")).empty());
+}
+
+}  // namespace
+}  // namespace warpwatch::server::incidents

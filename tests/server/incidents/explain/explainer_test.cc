@@ -1,0 +1,115 @@
+// File: tests/server/incidents/explain/explainer_test.cc
+// The explanation of a finding, whole: the ranked causes and their evidence.
+#include "server/incidents/explain/explainer.h"
+
+#include <gtest/gtest.h>
+
+namespace warpwatch::server::incidents {
+namespace {
+
+constexpr const char* kDram = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+
+v1::Run RunWith(int64_t id, const std::string& driver) {
+  v1::Run r;
+  r.set_id(id);
+  r.mutable_environment()->set_driver_version(driver);
+  r.mutable_environment()->mutable_device()->set_uuid("GPU-1");
+  return r;
+}
+
+v1::Measurement Point(int registers, double theoretical, v1::OccupancyLimiter limiter) {
+  v1::Measurement m;
+  m.mutable_occupancy()->set_registers_per_thread(registers);
+  m.mutable_occupancy()->set_theoretical(theoretical);
+  m.mutable_occupancy()->set_limiter(limiter);
+  m.set_kernel_median_seconds(1e-4);
+  return m;
+}
+
+FindingEvidence Slowdown(double change, double cycles_change) {
+  FindingEvidence e;
+  e.finding.set_run_id(10);
+  e.finding.set_change(change);
+  e.finding.set_cycles_change(cycles_change);
+  e.finding.set_baseline_sm_clock_mhz(1980);
+  e.finding.set_new_sm_clock_mhz(1980);
+  e.run = RunWith(10, "580");
+  for (int64_t id : {1, 2, 3}) {
+    e.baseline_runs.push_back(RunWith(id, "580"));
+    e.baseline_measurements.push_back(Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS));
+  }
+  e.measurement = Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS);
+  e.measurement->set_kernel_median_seconds(1e-4 * (1 + change));
+  return e;
+}
+
+TEST(ExplainerTest, ADriverChangeWithMoreRegistersRanksTheDriverFirstWithTheRegisters) {
+  FindingEvidence e = Slowdown(0.06, 0.06);
+  e.run = RunWith(10, "590.12");
+  e.measurement = Point(40, 0.75, v1::OCCUPANCY_LIMITER_REGISTERS);
+  e.measurement->set_kernel_median_seconds(1.06e-4);
+  const v1::Explanation x = Explain(e);
+  ASSERT_GE(x.causes_size(), 1);
+  EXPECT_EQ(x.causes(0).cause_class(), v1::CAUSE_CLASS_SOFTWARE);
+  EXPECT_EQ(x.causes(0).cause(), "driver_version 580 -> 590.12");
+  ASSERT_GE(x.causes(0).evidence_size(), 1);
+  EXPECT_EQ(x.causes(0).evidence(0), "registers 30 -> 40 per thread");
+  EXPECT_EQ(x.summary(), "driver_version 580 -> 590.12: registers 30 -> 40 per thread");
+  EXPECT_EQ(x.baseline_run_ids_size(), 3);
+}
+
+TEST(ExplainerTest, AClockDropRanksTheEnvironmentFirst) {
+  FindingEvidence e = Slowdown(0.24, 0.002);
+  e.finding.set_new_sm_clock_mhz(1600);
+  const v1::Explanation x = Explain(e);
+  EXPECT_EQ(x.clocks().verdict(), "clock");
+  ASSERT_GE(x.causes_size(), 1);
+  EXPECT_EQ(x.causes(0).cause_class(), v1::CAUSE_CLASS_ENVIRONMENT);
+  EXPECT_NE(x.summary().find("1980 -> 1600 MHz"), std::string::npos) << x.summary();
+}
+
+TEST(ExplainerTest, NothingRecordedDifferingSaysWhatWasRuledOut) {
+  const v1::Explanation x = Explain(Slowdown(0.05, 0.05));
+  ASSERT_EQ(x.causes_size(), 1);
+  EXPECT_EQ(x.causes(0).cause_class(), v1::CAUSE_CLASS_UNKNOWN);
+  ASSERT_EQ(x.ruled_out_size(), 3);
+  EXPECT_EQ(x.ruled_out(0).rfind("software:", 0), 0u);
+  EXPECT_EQ(x.ruled_out(1).rfind("kernel attributes:", 0), 0u);
+  EXPECT_EQ(x.ruled_out(2).rfind("clocks:", 0), 0u);
+}
+
+TEST(ExplainerTest, ABaselineWithoutCountersGivesANoteAndNoCounterDiff) {
+  FindingEvidence e = Slowdown(0.05, 0.05);
+  (*e.measurement->mutable_counters())[kDram] = 71;
+  const v1::Explanation x = Explain(e);
+  EXPECT_EQ(x.counters_size(), 0);
+  EXPECT_NE(x.counters_note().find("the baseline runs have no counters"), std::string::npos);
+  for (const v1::LikelyCause& c : x.causes()) {
+    for (const std::string& line : c.evidence()) EXPECT_EQ(line.find(kDram), std::string::npos);
+  }
+}
+
+TEST(ExplainerTest, CountersOnBothSidesBecomeEvidence) {
+  FindingEvidence e = Slowdown(0.06, 0.06);
+  e.run = RunWith(10, "590.12");
+  for (v1::Measurement& m : e.baseline_measurements) (*m.mutable_counters())[kDram] = 84;
+  (*e.measurement->mutable_counters())[kDram] = 71;
+  const v1::Explanation x = Explain(e);
+  ASSERT_EQ(x.counters_size(), 1);
+  bool found = false;
+  for (const std::string& line : x.causes(0).evidence()) {
+    found = found || line == std::string(kDram) + " 84 -> 71 (-15.5 %)";
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(ExplainerTest, WithoutTheNewMeasurementItSaysItIsGone) {
+  FindingEvidence e = Slowdown(0.05, 0.05);
+  e.measurement.reset();
+  const v1::Explanation x = Explain(e);
+  EXPECT_EQ(x.time().where(), "unknown");
+  EXPECT_NE(x.counters_note().find("no longer stored"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpwatch::server::incidents

@@ -1,0 +1,62 @@
+// File: tests/server/incidents/incident_classifier_test.cc
+#include "server/incidents/incident_classifier.h"
+
+#include <gtest/gtest.h>
+
+namespace warpwatch::server::incidents {
+namespace {
+
+v1::Regression Finding(const std::string& gpu, const std::string& canonical, double change) {
+  v1::Regression f;
+  f.set_device_uuid(gpu);
+  f.mutable_case_()->set_canonical(canonical);
+  f.set_change(change);
+  f.set_state(v1::REGRESSION_STATE_OPEN);
+  f.mutable_explanation()->add_ruled_out("software: equal");
+  return f;
+}
+
+IncidentView View(const std::string& key, int peers, int movers) {
+  IncidentView v;
+  v.cause_key = key;
+  v.findings = {Finding("GPU-3", "a", 0.05), Finding("GPU-3", "b", 0.07)};
+  v.peers = peers;
+  v.movers = movers;
+  return v;
+}
+
+TEST(IncidentClassifierTest, ASoftwareKeyIsSoftwareNamingTheChange) {
+  const Classification c = Classify(View("software:driver_version 580 -> 590", 8, 0));
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_SOFTWARE);
+  EXPECT_EQ(c.cause, "driver_version 580 -> 590 (2 cases on 1 GPU of 8 measured)");
+}
+
+TEST(IncidentClassifierTest, OneGpuMovingAmongPeersIsOneGpu) {
+  const Classification c = Classify(View("gpu:GPU-3", 8, 1));
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_ONE_GPU);
+  EXPECT_EQ(c.cause, "GPU GPU-3 moved; 7 same-night peers of its model did not (2 cases)");
+}
+
+TEST(IncidentClassifierTest, HalfTheFleetMovingWithNothingRecordedIsUnknownSayingWhy) {
+  const Classification c = Classify(View("gpu:GPU-3", 8, 5));
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_UNKNOWN);
+  ASSERT_EQ(c.ruled_out.size(), 2u);
+  EXPECT_EQ(c.ruled_out[0], "software: equal");
+  EXPECT_EQ(c.ruled_out[1], "one GPU: 5 of 8 same-night GPUs moved together");
+}
+
+TEST(IncidentClassifierTest, WithoutPeersOneGpuCannotBeToldApart) {
+  const Classification c = Classify(View("gpu:GPU-3", 1, 1));
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_UNKNOWN);
+  EXPECT_NE(c.ruled_out.back().find("no other GPU"), std::string::npos);
+}
+
+TEST(IncidentClassifierTest, TheRepresentativeIsTheLargestConfirmedChange) {
+  std::vector<v1::Regression> f = {Finding("g", "a", 0.05), Finding("g", "b", 0.09),
+                                   Finding("g", "c", 0.20)};
+  f[2].set_state(v1::REGRESSION_STATE_SUSPECTED);
+  EXPECT_EQ(RepresentativeFinding(f), 1);
+}
+
+}  // namespace
+}  // namespace warpwatch::server::incidents

@@ -1,0 +1,114 @@
+// File: tests/server/incidents/incident_grouping_test.cc
+// One incident per change, with its cause class, on a real PostgreSQL through the real analyzer
+// (docs/incidents.md "Grouping", "Cause classes").
+#include <gtest/gtest.h>
+
+#include "tests/server/incidents/incident_test_fixture.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+constexpr int kGpus = 8;
+
+TEST_F(IncidentTest, ADriverChangeOnEightGpusSlowingThirtyCasesIsOneSoftwareIncidentNamingIt) {
+  constexpr int kCases = 30;
+  Baseline(kGpus, kCases);
+  ASSERT_TRUE(Incidents().empty());
+  GpuNight upgraded;
+  upgraded.driver = kNewDriver;
+  upgraded.scale = 1.05;
+  for (int g = 0; g < kGpus; ++g) RunNight(g, kCases, upgraded);
+
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  const v1::Incident& i = incidents[0];
+  EXPECT_EQ(i.kind(), v1::INCIDENT_KIND_SLOWDOWN);
+  EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_SOFTWARE);
+  EXPECT_NE(i.cause().find("driver_version 580.65.06 -> 590.12"), std::string::npos) << i.cause();
+  EXPECT_EQ(i.findings(), kGpus * kCases);
+  EXPECT_EQ(i.cases(), kCases);
+  EXPECT_EQ(i.device_uuids_size(), kGpus);
+  EXPECT_EQ(i.state(), v1::INCIDENT_STATE_OPEN);
+  StatusOr<std::vector<incidents::OpenIncident>> open = incidents_->ListOpenIncidents();
+  ASSERT_TRUE(open.ok()) << open.status().ToString();
+  EXPECT_EQ(open->size(), 1u);  // one alert for the change
+}
+
+TEST_F(IncidentTest, OneGpuSlowedAloneIsOneIncidentOfThatGpu) {
+  constexpr int kCases = 6;
+  Baseline(kGpus, kCases);
+  for (int g = 0; g < kGpus; ++g) {
+    GpuNight night;
+    if (g == 3) night.scale = 1.06;
+    RunNight(g, kCases, night);
+  }
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  const v1::Incident& i = incidents[0];
+  EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_ONE_GPU);
+  EXPECT_NE(i.cause().find("GPU GPU-3 moved"), std::string::npos) << i.cause();
+  ASSERT_EQ(i.device_uuids_size(), 1);
+  EXPECT_EQ(i.device_uuids(0), Gpu(3));
+  EXPECT_EQ(i.cases(), kCases);
+}
+
+TEST_F(IncidentTest, AClockDropIsAnEnvironmentIncident) {
+  constexpr int kCases = 4;
+  Baseline(2, kCases);
+  GpuNight slow_clock;
+  slow_clock.clock_mhz = 1600;
+  slow_clock.scale = 1980.0 / 1600;  // the same cycles at a lower clock
+  RunNight(0, kCases, slow_clock);
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  EXPECT_EQ(incidents[0].cause_class(), v1::CAUSE_CLASS_ENVIRONMENT);
+  EXPECT_NE(incidents[0].cause().find("1980 -> 1600 MHz"), std::string::npos)
+      << incidents[0].cause();
+  StatusOr<std::vector<incidents::OpenIncident>> open = incidents_->ListOpenIncidents();
+  ASSERT_TRUE(open.ok());
+  EXPECT_EQ(open->size(), 1u);
+}
+
+TEST_F(IncidentTest, EveryFindingKeepsItsExplanationAndItsIncident) {
+  constexpr int kCases = 3;
+  Baseline(2, kCases);
+  GpuNight upgraded;
+  upgraded.driver = kNewDriver;
+  upgraded.scale = 1.05;
+  RunNight(0, kCases, upgraded);
+  pqxx::result r =
+      Sql("SELECT count(*) FILTER (WHERE explanation IS NULL OR incident_id IS NULL OR NOT swept),"
+          " count(*) FROM regression WHERE kind = 'REGRESSION'");
+  EXPECT_EQ(r[0][0].as<int>(), 0);
+  EXPECT_EQ(r[0][1].as<int>(), kCases);
+  ASSERT_EQ(Incidents().size(), 1u);
+  StatusOr<v1::Incident> got = incidents_->GetIncident(Incidents()[0].id());
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->regressions_size(), kCases);
+  const v1::Explanation& e = got->regressions(0).explanation();
+  ASSERT_GE(e.environment_size(), 1);
+  EXPECT_EQ(e.environment(0).field(), "driver_version");
+  EXPECT_EQ(e.environment(0).new_value(), kNewDriver);
+  EXPECT_NE(e.counters_note().find("the baseline runs have no counters"), std::string::npos);
+  EXPECT_EQ(got->explanation().causes(0).cause_class(), v1::CAUSE_CLASS_SOFTWARE);
+}
+
+TEST_F(IncidentTest, SweepingAgainChangesNothing) {
+  constexpr int kCases = 3;
+  Baseline(2, kCases);
+  GpuNight slow;
+  slow.scale = 1.06;
+  RunNight(1, kCases, slow);
+  const std::vector<v1::Incident> before = Incidents();
+  const incidents::SweepSummary again = Sweep();
+  EXPECT_EQ(again.explained, 0);
+  EXPECT_EQ(again.moved, 0);
+  const std::vector<v1::Incident> after = Incidents();
+  ASSERT_EQ(after.size(), before.size());
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].findings(), before[0].findings());
+  EXPECT_EQ(after[0].state(), before[0].state());
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing

@@ -1,0 +1,105 @@
+// File: tests/server/incidents/incident_test_fixture.h
+// Incidents on a real PostgreSQL: the analysis fixture's runs on a fleet of GPUs with chosen
+// drivers and clocks, analysed by the real analyzer, then swept (server/incidents/incident_sweep.h)
+// as the server does after each analysed run.
+#ifndef WARPWATCH_TESTS_SERVER_INCIDENTS_INCIDENT_TEST_FIXTURE_H_
+#define WARPWATCH_TESTS_SERVER_INCIDENTS_INCIDENT_TEST_FIXTURE_H_
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "server/incidents/incident_store.h"
+#include "server/incidents/incident_sweep.h"
+#include "server/store/pg_incident_store.h"
+#include "tests/server/analysis/analysis_test_util.h"
+
+namespace warpwatch::server::testing {
+
+inline constexpr const char* kOldDriver = "580.65.06";
+inline constexpr const char* kNewDriver = "590.12";
+
+inline std::string Gpu(int i) { return "GPU-" + std::to_string(i); }
+
+// How one GPU ran one night.
+struct GpuNight {
+  double scale = 1.0;       // every case's median x this
+  double clock_mhz = 1980;  // the SM clock of every point
+  std::string driver = kOldDriver;
+};
+
+class IncidentTest : public AnalysisTest {
+ protected:
+  void SetUp() override {
+    AnalysisTest::SetUp();
+    if (HasFatalFailure()) return;
+    PgStoreOptions options;
+    options.url = url_;
+    options.pool_size = 2;
+    StatusOr<std::unique_ptr<incidents::IncidentStore>> store = OpenPgIncidentStore(options);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    incidents_ = std::move(store).value();
+  }
+  void TearDown() override {
+    incidents_.reset();
+    AnalysisTest::TearDown();
+  }
+
+  // Case i of the suite: memory.coalescing/copy at n = 1024 (i + 1), about 0.1 ms.
+  static Point Case(int i) {
+    Point p;
+    p.params = {{"block_size", 256}, {"n", 1024 * (i + 1)}};
+    p.median = 1e-4 * (1 + 0.01 * i);
+    return p;
+  }
+
+  // One run of `cases` cases on `gpu` as `night` says (uploaded: opened without confirmation),
+  // with its environment as a worker reports it; analysed, then swept. Returns the run id.
+  int64_t RunNight(int gpu, int cases, const GpuNight& night) {
+    std::normal_distribution<double> noise(0, 0.002);
+    std::vector<Point> points;
+    for (int i = 0; i < cases; ++i) {
+      Point p = Case(i);
+      p.median *= night.scale * (1 + noise(rng_));
+      p.clock_mhz = night.clock_mhz;
+      points.push_back(p);
+    }
+    RunOptions options = OnDevice(Gpu(gpu));
+    options.uploaded = true;
+    const int64_t run = AddRun(points, options);
+    Sql("UPDATE run SET driver_version = $2, environment = $3::jsonb WHERE id = $1", run,
+        night.driver,
+        "{\"device\": {\"uuid\": \"" + Gpu(gpu) + "\", \"name\": \"" + kModel +
+            "\"}, \"driverVersion\": \"" + night.driver +
+            "\", \"cudaRuntimeVersion\": 12080, \"workerVersion\": \"0.9.0\"}");
+    EXPECT_EQ(AnalyzeAll(), 1);
+    Sweep();
+    return run;
+  }
+
+  // `nights` ordinary nights of every GPU, oldest first: the baseline.
+  void Baseline(int gpus, int cases, int nights = 6) {
+    for (int n = 0; n < nights; ++n) {
+      for (int g = 0; g < gpus; ++g) RunNight(g, cases, GpuNight());
+    }
+  }
+
+  incidents::SweepSummary Sweep() {
+    StatusOr<incidents::SweepSummary> s = incidents::SweepIncidents(*incidents_);
+    EXPECT_TRUE(s.ok()) << s.status().ToString();
+    return s.ok() ? *s : incidents::SweepSummary();
+  }
+
+  std::vector<v1::Incident> Incidents() {
+    StatusOr<incidents::IncidentPage> page = incidents_->ListIncidents({});
+    EXPECT_TRUE(page.ok()) << page.status().ToString();
+    return page.ok() ? page->incidents : std::vector<v1::Incident>();
+  }
+
+  std::unique_ptr<incidents::IncidentStore> incidents_;
+};
+
+}  // namespace warpwatch::server::testing
+
+#endif  // WARPWATCH_TESTS_SERVER_INCIDENTS_INCIDENT_TEST_FIXTURE_H_
