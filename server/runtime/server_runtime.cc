@@ -12,10 +12,12 @@
 
 #include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
+#include "server/gpu_health/fleet_verdicts.h"
 #include "server/runtime/served_methods.h"
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
+#include "server/store/pg_gpu_health_store.h"
 #include "server/store/pg_schedule_store.h"
 #include "server/store/pg_store.h"
 #include "server/tls/server_credentials.h"
@@ -74,6 +76,7 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   timeouts.lock_timeout = PgDuration(config.migration_lock_timeout_seconds);
   timeouts.statement_timeout = PgDuration(config.migration_statement_timeout_seconds);
   RETURN_IF_ERROR(runtime->OpenSchedules(config));
+  RETURN_IF_ERROR(runtime->OpenGpuHealth(config));
   RETURN_IF_ERROR(runtime->Build(config, std::move(store),
                                  [url, timeouts] { return RunMigrations(url, timeouts); }));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
@@ -133,8 +136,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   };
   worker_service_ = std::make_unique<WorkerServiceImpl>(database_.get(), authorizer_.get(),
                                                         &shutdown_signal_, worker_options);
-  fleet_service_ =
-      std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat);
+  fleet_service_ = std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(),
+                                                      heartbeat, gpu_health_store_.get());
   result_service_ = std::make_unique<ResultServiceImpl>(database_.get(), authorizer_.get());
   if (!schedule_clock_) schedule_clock_ = schedule::SystemClock();
   schedule_service_ = std::make_unique<ScheduleServiceImpl>(
@@ -190,9 +193,13 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   reaper_->Start();
   regression_metrics_ = std::make_unique<metrics::RegressionMetrics>(metrics_->registry());
   metrics::RegressionMetrics* regression_metrics = regression_metrics_.get();
+  gpu_health_metrics_ = std::make_unique<metrics::GpuHealthMetrics>(metrics_->registry());
+  metrics::GpuHealthMetrics* gpu_health_metrics = gpu_health_metrics_.get();
+  gpu_health::GpuHealthStore* gpu_health_store = gpu_health_store_.get();
   gauges_ = std::make_unique<metrics::GaugeRefresher>(
       database_.get(), Millis(config.metrics_interval_seconds),
-      [fleet_metrics, regression_metrics, heartbeat](Store& store) {
+      [fleet_metrics, regression_metrics, heartbeat, gpu_health_metrics,
+       gpu_health_store](Store& store) {
         StatusOr<std::map<v1::WorkerState, int64_t>> workers =
             store.CountWorkersByState(kHeartbeatsBeforeOffline * heartbeat);
         if (workers.ok()) fleet_metrics->SetWorkerCounts(*workers);
@@ -200,6 +207,11 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
         if (jobs.ok()) fleet_metrics->SetJobs(*jobs);
         StatusOr<std::vector<RegressionCount>> regressions = store.CountOpenRegressions();
         if (regressions.ok()) regression_metrics->SetOpen(*regressions);
+        if (gpu_health_store != nullptr) {
+          StatusOr<std::vector<v1::GpuHealth>> verdicts = gpu_health::FleetVerdicts(
+              *gpu_health_store, gpu_health::HealthPolicy(), "", std::chrono::system_clock::now());
+          if (verdicts.ok()) gpu_health_metrics->Set(*verdicts);
+        }
       });
   gauges_->Start();
 
@@ -253,6 +265,15 @@ Status ServerRuntime::OpenSchedules(const ServerConfig& config) {
     spdlog::warn("msg=\"TEST CLOCK: the scheduler's time runs {}x from {}\"",
                  config.schedule_test_clock_speed, config.schedule_test_clock_anchor);
   }
+  return OkStatus();
+}
+
+Status ServerRuntime::OpenGpuHealth(const ServerConfig& config) {
+  PgStoreOptions options;
+  options.url = config.database_url;
+  options.pool_size = 2;  // health reads (RPCs, the gauge refresh) on their own small pool
+  options.statement_timeout = std::chrono::seconds(30);
+  ASSIGN_OR_RETURN(gpu_health_store_, OpenPgGpuHealthStore(options));
   return OkStatus();
 }
 
