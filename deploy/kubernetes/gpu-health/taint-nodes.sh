@@ -14,8 +14,9 @@ key=warpwatch.io/gpu-health
 nodes=$("$kubectl" get nodes -l "$selector" -o 'jsonpath={.items[*].metadata.name}') || exit 1
 status=0
 for node in $nodes; do
-  line=$("$cli" health --check --node "$node" 2>/dev/null | head -n 1)
-  rc=${PIPESTATUS[0]}
+  out=$("$cli" health --check --node "$node" 2>/dev/null)
+  rc=$?
+  line=${out%%$'\n'*}
   case $rc in
     0) state=healthy ;;
     1) state=degraded ;;
