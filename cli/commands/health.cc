@@ -48,8 +48,8 @@ StatusOr<v1::GpuHealthState> ParseHealthState(const std::string& text) {
 int Fail(const HealthFlags& flags, const grpc::Status& status) {
   const int code = ReportError(status);
   if (!flags.check) return code;
-  std::cout << "WARPWATCH GPU HEALTH UNKNOWN - the check itself failed: "
-            << status.error_message() << "\n";
+  std::cout << "WARPWATCH GPU HEALTH UNKNOWN - the check itself failed: " << status.error_message()
+            << "\n";
   return kNagiosUnknown;
 }
 int Fail(const HealthFlags& flags, const Status& status) {
@@ -155,9 +155,10 @@ void RegisterHealth(CLI::App& app, const ClientOptions& client, int* exit_code) 
   CLI::App* mark_cmd = app.add_subcommand(
       "health-mark", "Overrule a GPU's verdict (admins): repaired, excluded or included");
   mark_cmd->add_option("uuid", mark->device, "the GPU's UUID")->required();
-  mark_cmd->add_option("action", mark->action,
-                       "repaired (its evidence so far no longer counts), excluded (UNKNOWN until "
-                       "included) or included")
+  mark_cmd
+      ->add_option("action", mark->action,
+                   "repaired (its evidence so far no longer counts), excluded (UNKNOWN until "
+                   "included) or included")
       ->required();
   mark_cmd->add_option("--note", mark->note, "what was done, or why")->required();
   mark_cmd->callback([&client, exit_code, mark] { *exit_code = RunMark(client, *mark); });

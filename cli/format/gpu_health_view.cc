@@ -80,8 +80,8 @@ void PrintGpuHealthTable(const std::vector<v1::GpuHealth>& gpus, std::ostream& o
                      FormatTimestamp(g.repaired().at()) + ": " + g.repaired().note() + "]";
     }
     table.AddRow({g.hostname(), std::to_string(g.gpu_index()), g.device_uuid(), g.gpu_model(),
-                  GpuHealthStateName(g.state()),
-                  g.has_since() ? FormatTimestamp(g.since()) : "-", fingerprint});
+                  GpuHealthStateName(g.state()), g.has_since() ? FormatTimestamp(g.since()) : "-",
+                  fingerprint});
   }
   table.Print(out);
 }
@@ -101,8 +101,7 @@ void PrintNagiosCheck(const std::vector<v1::GpuHealth>& gpus, std::ostream& out)
     if (first == nullptr) first = &g;
   }
   out << matching << " of " << gpus.size() << " GPU" << (gpus.size() == 1 ? "" : "s") << " "
-      << GpuHealthStateName(worst) << ": " << Where(*first) << ": " << first->fingerprint()
-      << "\n";
+      << GpuHealthStateName(worst) << ": " << Where(*first) << ": " << first->fingerprint() << "\n";
   for (const v1::GpuHealth& g : gpus) {
     if (&g == first || g.state() == v1::GPU_HEALTH_STATE_HEALTHY) continue;
     out << GpuHealthStateName(g.state()) << " " << Where(g) << ": " << g.fingerprint() << "\n";

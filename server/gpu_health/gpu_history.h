@@ -28,11 +28,11 @@ struct CaseOutlier {
 struct RunSummary {
   int64_t run_id = 0;
   TimePoint started_at;
-  int night_devices = 0;        // GPUs of its model in its night, itself included
-  double sm_clock_mhz = 0;      // median over its OK cases; 0 = unknown
+  int night_devices = 0;          // GPUs of its model in its night, itself included
+  double sm_clock_mhz = 0;        // median over its OK cases; 0 = unknown
   double night_sm_clock_mhz = 0;  // median of its night's runs' clocks
   double throttled_share = 0;
-  double night_throttled_share = 0;  // median over its night's runs
+  double night_throttled_share = 0;   // median over its night's runs
   std::vector<std::string> families;  // measured (OK cases)
   std::vector<CaseOutlier> outliers;  // slower only
 };

@@ -99,8 +99,8 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
   std::set<v1::GpuSubsystem> sick_now;
   for (const auto& [subsystem, episode] : machine.episodes()) {
     if (episode.ongoing) sick_now.insert(subsystem);
-    const bool made_state = machine.state() != v1::GPU_HEALTH_STATE_HEALTHY &&
-                            episode.runs >= policy.runs_to_change;
+    const bool made_state =
+        machine.state() != v1::GPU_HEALTH_STATE_HEALTHY && episode.runs >= policy.runs_to_change;
     if (episode.ongoing || made_state) *out.add_evidence() = EvidenceOf(subsystem, episode);
   }
   if (last_judged != nullptr) {

@@ -13,8 +13,7 @@ namespace warpwatch::server::gpu_health {
 
 // The verdict at `now`. Pure: the same history and time give the same verdict, so replicas agree
 // and nothing but people's marks is stored.
-v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& policy,
-                              TimePoint now);
+v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& policy, TimePoint now);
 
 }  // namespace warpwatch::server::gpu_health
 

@@ -9,9 +9,8 @@ namespace warpwatch::server::gpu_health {
 HealthStateMachine::HealthStateMachine(int runs_to_change, TimePoint start)
     : runs_to_change_(std::max(1, runs_to_change)), since_(start) {}
 
-void HealthStateMachine::Extend(Streak& s, bool holds,
-                                const std::set<v1::GpuSubsystem>& subsystems, bool any,
-                                TimePoint at) {
+void HealthStateMachine::Extend(Streak& s, bool holds, const std::set<v1::GpuSubsystem>& subsystems,
+                                bool any, TimePoint at) {
   if (!holds) {
     s = Streak();
     return;

@@ -16,7 +16,7 @@ namespace warpwatch::server::gpu_health {
 // A subsystem's consecutive sick runs, the newest streak (kept after it ended).
 struct Episode {
   int runs = 0;
-  TimePoint since;      // start of its first run
+  TimePoint since;       // start of its first run
   bool ongoing = false;  // sick on the newest judged run
   bool failing = false;  // failing on its newest run
   double min_change = 0;
@@ -47,8 +47,8 @@ class HealthStateMachine {
   };
   // Extends `s` with a run for which the streak's condition `holds`; `subsystems` must then share
   // one with the streak's unless `any` (clean and mild streaks need none).
-  static void Extend(Streak& s, bool holds, const std::set<v1::GpuSubsystem>& subsystems,
-                     bool any, TimePoint at);
+  static void Extend(Streak& s, bool holds, const std::set<v1::GpuSubsystem>& subsystems, bool any,
+                     TimePoint at);
 
   const int runs_to_change_;
   v1::GpuHealthState state_ = v1::GPU_HEALTH_STATE_HEALTHY;

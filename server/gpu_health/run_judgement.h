@@ -20,15 +20,15 @@ struct SubsystemSickness {
   double min_change = 0;
   double max_change = 0;
   double max_z = 0;
-  bool failing = false;            // change >= policy.failing_change
-  double sm_clock_mhz = 0;         // clocks only
+  bool failing = false;     // change >= policy.failing_change
+  double sm_clock_mhz = 0;  // clocks only
   double night_sm_clock_mhz = 0;
 };
 
 struct RunJudgement {
   bool judged = false;  // false: fewer than min_night_devices GPUs in its night
   RunLevel level = RunLevel::kClean;
-  std::vector<SubsystemSickness> sick;      // by subsystem number
+  std::vector<SubsystemSickness> sick;     // by subsystem number
   std::vector<v1::GpuSubsystem> measured;  // subsystems its families stress, by number
 };
 

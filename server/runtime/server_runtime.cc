@@ -136,8 +136,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   };
   worker_service_ = std::make_unique<WorkerServiceImpl>(database_.get(), authorizer_.get(),
                                                         &shutdown_signal_, worker_options);
-  fleet_service_ = std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(),
-                                                      heartbeat, gpu_health_store_.get());
+  fleet_service_ = std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat,
+                                                      gpu_health_store_.get());
   result_service_ = std::make_unique<ResultServiceImpl>(database_.get(), authorizer_.get());
   if (!schedule_clock_) schedule_clock_ = schedule::SystemClock();
   schedule_service_ = std::make_unique<ScheduleServiceImpl>(

@@ -40,8 +40,7 @@ class FleetServiceImpl final : public v1::FleetService::Service {
                             v1::GpuHealth* response) override;
   // Every known GPU's verdict, filtered by hostname, model and states, by hostname then index.
   // INVALID_ARGUMENT for an unknown state in the filter.
-  grpc::Status ListGpuHealth(grpc::ServerContext* context,
-                             const v1::ListGpuHealthRequest* request,
+  grpc::Status ListGpuHealth(grpc::ServerContext* context, const v1::ListGpuHealthRequest* request,
                              v1::ListGpuHealthResponse* response) override;
   // Admins: records REPAIRED, EXCLUDED or INCLUDED with the caller's principal and the note, and
   // answers the verdict after it. INVALID_ARGUMENT without device_uuid, action or note (or a

@@ -49,24 +49,24 @@ constexpr const char* kSummariseRuns =
 // and medians, oldest first.
 std::string RunsSql() {
   return "WITH mine AS ("
-    "  SELECT h.*, row_number() OVER (PARTITION BY h.device_uuid"
-    "   ORDER BY h.started_at DESC, h.run_id DESC) AS k"
-    "  FROM gpu_health_run h"
-    "  WHERE h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
-    "   AND ($2 = '' OR h.device_uuid = $2)),"
-    " nights AS ("
-    "  SELECT n.night, n.gpu_model, count(DISTINCT n.device_uuid) AS devices,"
-    "   coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY n.sm_clock_mhz)"
-    "    FILTER (WHERE n.sm_clock_mhz > 0), 0) AS clock,"
-    "   percentile_cont(0.5) WITHIN GROUP (ORDER BY n.throttled_share) AS throttled"
-    "  FROM gpu_health_run n"
-    "  WHERE (n.night, n.gpu_model) IN (SELECT night, gpu_model FROM mine WHERE k <= $3)"
-    "  GROUP BY n.night, n.gpu_model)"
-    " SELECT m.device_uuid, m.gpu_model, m.hostname, m.run_id, " +
+         "  SELECT h.*, row_number() OVER (PARTITION BY h.device_uuid"
+         "   ORDER BY h.started_at DESC, h.run_id DESC) AS k"
+         "  FROM gpu_health_run h"
+         "  WHERE h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
+         "   AND ($2 = '' OR h.device_uuid = $2)),"
+         " nights AS ("
+         "  SELECT n.night, n.gpu_model, count(DISTINCT n.device_uuid) AS devices,"
+         "   coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY n.sm_clock_mhz)"
+         "    FILTER (WHERE n.sm_clock_mhz > 0), 0) AS clock,"
+         "   percentile_cont(0.5) WITHIN GROUP (ORDER BY n.throttled_share) AS throttled"
+         "  FROM gpu_health_run n"
+         "  WHERE (n.night, n.gpu_model) IN (SELECT night, gpu_model FROM mine WHERE k <= $3)"
+         "  GROUP BY n.night, n.gpu_model)"
+         " SELECT m.device_uuid, m.gpu_model, m.hostname, m.run_id, " +
          detail::MicrosSql("m.started_at") +
-    ", m.sm_clock_mhz, m.throttled_share, array_to_string(m.families, ','), nt.devices,"
-    "  nt.clock, nt.throttled"
-    " FROM mine m JOIN nights nt ON nt.night = m.night AND nt.gpu_model = m.gpu_model"
+         ", m.sm_clock_mhz, m.throttled_share, array_to_string(m.families, ','), nt.devices,"
+         "  nt.clock, nt.throttled"
+         " FROM mine m JOIN nights nt ON nt.night = m.night AND nt.gpu_model = m.gpu_model"
          " WHERE m.k <= $3 ORDER BY m.device_uuid, m.started_at, m.run_id";
 }
 
@@ -124,8 +124,7 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
   explicit PgGpuHealthStore(const PgStoreOptions& options)
       : pool_(detail::PoolOptionsFor(options)) {}
 
-  StatusOr<std::vector<GpuHistory>> ReadHistories(
-      const gpu_health::HistoryQuery& query) override {
+  StatusOr<std::vector<GpuHistory>> ReadHistories(const gpu_health::HistoryQuery& query) override {
     using Out = std::vector<GpuHistory>;
     const int64_t since = ToMicros(query.since);
     return detail::Transact<Out>(pool_, "ReadGpuHealth", [&](pqxx::work& tx) -> StatusOr<Out> {
@@ -162,20 +161,19 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
       for (const auto& row : tx.exec_params(kOutliers, since, query.device_uuid)) {
         auto run = by_run.find(row[0].as<int64_t>());
         if (run == by_run.end()) continue;  // older than the GPU's newest max_runs
-        run->second->outliers.push_back(gpu_health::CaseOutlier{
-            row[1].as<std::string>(), row[2].as<std::string>(), row[3].as<double>(),
-            row[4].as<double>()});
+        run->second->outliers.push_back(
+            gpu_health::CaseOutlier{row[1].as<std::string>(), row[2].as<std::string>(),
+                                    row[3].as<double>(), row[4].as<double>()});
       }
-      for (const auto& row : tx.exec_params(
-               "SELECT device_uuid, action, actor, note, " + detail::MicrosSql("at") +
-                   " FROM gpu_health_mark WHERE $1 = '' OR device_uuid = $1 ORDER BY id",
-               query.device_uuid)) {
+      for (const auto& row :
+           tx.exec_params("SELECT device_uuid, action, actor, note, " + detail::MicrosSql("at") +
+                              " FROM gpu_health_mark WHERE $1 = '' OR device_uuid = $1 ORDER BY id",
+                          query.device_uuid)) {
         auto g = gpus.find(row[0].as<std::string>());
         if (g == gpus.end()) continue;  // marked, but no longer registered nor run
-        g->second.marks.push_back(gpu_health::Mark{ActionFromName(row[1].as<std::string>()),
-                                                   row[2].as<std::string>(),
-                                                   row[3].as<std::string>(),
-                                                   FromMicros(row[4].as<int64_t>())});
+        g->second.marks.push_back(
+            gpu_health::Mark{ActionFromName(row[1].as<std::string>()), row[2].as<std::string>(),
+                             row[3].as<std::string>(), FromMicros(row[4].as<int64_t>())});
       }
       Out out;
       for (auto& [uuid, g] : gpus) out.push_back(std::move(g));
@@ -187,15 +185,15 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
                  const std::string& actor, const std::string& note) override {
     const std::string name = ActionName(action);
     if (name.empty()) return InvalidArgumentError("action: unknown");
-    StatusOr<bool> r = detail::Transact<bool>(
-        pool_, "MarkGpuHealth", [&](pqxx::work& tx) -> StatusOr<bool> {
-          const bool known =
-              tx.exec_params("SELECT EXISTS (SELECT 1 FROM device WHERE uuid = $1)"
-                             " OR EXISTS (SELECT 1 FROM run WHERE device_uuid = $1)",
-                             device_uuid)
-                  .at(0)
-                  .at(0)
-                  .as<bool>();
+    StatusOr<bool> r =
+        detail::Transact<bool>(pool_, "MarkGpuHealth", [&](pqxx::work& tx) -> StatusOr<bool> {
+          const bool known = tx.exec_params(
+                                   "SELECT EXISTS (SELECT 1 FROM device WHERE uuid = $1)"
+                                   " OR EXISTS (SELECT 1 FROM run WHERE device_uuid = $1)",
+                                   device_uuid)
+                                 .at(0)
+                                 .at(0)
+                                 .as<bool>();
           if (!known) {
             return NotFoundError("GPU " + device_uuid +
                                  " is neither registered by a worker nor has a run");
@@ -219,8 +217,7 @@ StatusOr<std::unique_ptr<gpu_health::GpuHealthStore>> OpenPgGpuHealthStore(
     const PgStoreOptions& options) {
   if (options.url.empty()) return InvalidArgumentError("database url is empty");
   if (options.pool_size < 1) return InvalidArgumentError("pool size must be at least 1");
-  return std::unique_ptr<gpu_health::GpuHealthStore>(
-      std::make_unique<PgGpuHealthStore>(options));
+  return std::unique_ptr<gpu_health::GpuHealthStore>(std::make_unique<PgGpuHealthStore>(options));
 }
 
 }  // namespace warpwatch::server

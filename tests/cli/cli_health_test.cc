@@ -23,8 +23,8 @@ class CliHealthTest : public RpcTest {
     RpcTest::SetUp();
     if (HasFatalFailure()) return;
     server::ServerConfig config = TestConfig();
-    config.tokens_file = dir_.Write(
-        "tokens", std::string(kReader) + " reader dash\n" + kAdmin + " admin ops\n");
+    config.tokens_file =
+        dir_.Write("tokens", std::string(kReader) + " reader dash\n" + kAdmin + " admin ops\n");
     StartServer(config);
     reader_file_ = dir_.Write("reader", kReader);
     admin_file_ = dir_.Write("admin", kAdmin);
@@ -38,8 +38,8 @@ class CliHealthTest : public RpcTest {
   CliResult Cli(const std::string& args, const std::string& token_file = "") {
     const std::string token =
         " --token-file " + (token_file.empty() ? reader_file_ : token_file) + " ";
-    return RunCommand(dir_.path(), std::string(WARPWATCH_CLI_PATH) + " --server " + Address() +
-                                       token + args);
+    return RunCommand(dir_.path(),
+                      std::string(WARPWATCH_CLI_PATH) + " --server " + Address() + token + args);
   }
 
   TempDir dir_;

@@ -55,15 +55,15 @@ TEST_F(GpuHealthScriptsTest, NodeProblemDetectorPluginReportsAProblemOnlyForASic
   EXPECT_EQ(sick.out.find('\n'), sick.out.size() - 1) << "one line: " << sick.out;
   CliResult healthy = RunCommand(dir_.path(), Env("node-9") + plugin);  // no GPU: unknown
   EXPECT_EQ(healthy.exit_code, 2) << healthy.out;
-  CliResult down = RunCommand(
-      dir_.path(), "WARPWATCH_CLI=" + std::string(WARPWATCH_CLI_PATH) +
-                       " WARPWATCH_SERVER=127.0.0.1:1 WARPWATCH_NODE=node-1 " + plugin);
+  CliResult down =
+      RunCommand(dir_.path(), "WARPWATCH_CLI=" + std::string(WARPWATCH_CLI_PATH) +
+                                  " WARPWATCH_SERVER=127.0.0.1:1 WARPWATCH_NODE=node-1 " + plugin);
   EXPECT_EQ(down.exit_code, 2) << down.out;  // the check failed: unknown, never a problem
 }
 
 TEST_F(GpuHealthScriptsTest, SlurmCheckDrainsAFailingNodeWithWarpwatchsReason) {
-  CliResult r = RunCommand(dir_.path(),
-                           Env("node-0") + kDeploy + "/slurm/warpwatch-health-check.sh");
+  CliResult r =
+      RunCommand(dir_.path(), Env("node-0") + kDeploy + "/slurm/warpwatch-health-check.sh");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(Calls().find("update NodeName=node-0 State=DRAIN Reason=warpwatch: FAILING - 1 of 4 "
                          "GPUs failing: GPU-seed-2"),
@@ -109,8 +109,8 @@ TEST_F(GpuHealthScriptsTest, NhcCheckDiesWithTheReasonForASickNodeAndPassesAHeal
 }
 
 TEST_F(GpuHealthScriptsTest, TaintJobLabelsEveryNodeAndTaintsBySeverity) {
-  CliResult r = RunCommand(dir_.path(),
-                           Env() + "bash " + kDeploy + "/kubernetes/gpu-health/taint-nodes.sh");
+  CliResult r =
+      RunCommand(dir_.path(), Env() + "bash " + kDeploy + "/kubernetes/gpu-health/taint-nodes.sh");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string calls = Calls();
   EXPECT_NE(calls.find("label node node-0 warpwatch.io/gpu-health=failing --overwrite"),

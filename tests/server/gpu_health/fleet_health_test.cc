@@ -74,8 +74,7 @@ class FleetHealthTest : public RunAnalyzerTest {
     query.device_uuid = Gpu(gpu);
     query.since = now - policy_.window;
     query.max_runs = policy_.window_runs;
-    StatusOr<std::vector<gpu_health::GpuHistory>> histories =
-        health_store_->ReadHistories(query);
+    StatusOr<std::vector<gpu_health::GpuHistory>> histories = health_store_->ReadHistories(query);
     EXPECT_TRUE(histories.ok()) << histories.status().ToString();
     if (!histories.ok() || histories->size() != 1) {
       ADD_FAILURE() << "no history of " << Gpu(gpu);

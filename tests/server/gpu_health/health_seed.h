@@ -25,38 +25,42 @@ inline void SeedNight(const std::string& url, int gpus, const std::map<int, doub
   pqxx::connection conn(url);
   pqxx::work tx(conn);
   const int64_t schedule =
-      tx.exec("INSERT INTO schedule (name, cron, job_template) VALUES ('seed-' ||"
-              " (SELECT count(*) FROM schedule), '0 2 * * *', '{}'::jsonb) RETURNING id")
+      tx.exec(
+            "INSERT INTO schedule (name, cron, job_template) VALUES ('seed-' ||"
+            " (SELECT count(*) FROM schedule), '0 2 * * *', '{}'::jsonb) RETURNING id")
           .at(0)
           .at(0)
           .as<int64_t>();
-  const int64_t night = tx.exec_params("INSERT INTO schedule_run (schedule_id, due_at, trigger,"
-                                       " state) VALUES ($1, now(), 'MANUAL', 'FIRED') RETURNING id",
-                                       schedule)
+  const int64_t night = tx.exec_params(
+                              "INSERT INTO schedule_run (schedule_id, due_at, trigger,"
+                              " state) VALUES ($1, now(), 'MANUAL', 'FIRED') RETURNING id",
+                              schedule)
                             .at(0)
                             .at(0)
                             .as<int64_t>();
   for (int i = 0; i < gpus; ++i) {
-    const int64_t job = tx.exec_params("INSERT INTO job (spec, state, max_attempts,"
-                                       " schedule_run_id) VALUES ('{}', 'SUCCEEDED', 1, $1)"
-                                       " RETURNING id",
-                                       night)
+    const int64_t job = tx.exec_params(
+                              "INSERT INTO job (spec, state, max_attempts,"
+                              " schedule_run_id) VALUES ('{}', 'SUCCEEDED', 1, $1)"
+                              " RETURNING id",
+                              night)
                             .at(0)
                             .at(0)
                             .as<int64_t>();
-    const int64_t run =
-        tx.exec_params("INSERT INTO run (job_id, device_uuid, device_name, hostname, state,"
-                       " analysis_state, finished_at) VALUES ($1, $2, $3, $4, 'SUCCEEDED',"
-                       " 'DONE', now()) RETURNING id",
-                       job, SeedGpu(i), std::string(kSeedModel), SeedHost(i))
-            .at(0)
-            .at(0)
-            .as<int64_t>();
+    const int64_t run = tx.exec_params(
+                              "INSERT INTO run (job_id, device_uuid, device_name, hostname, state,"
+                              " analysis_state, finished_at) VALUES ($1, $2, $3, $4, 'SUCCEEDED',"
+                              " 'DONE', now()) RETURNING id",
+                              job, SeedGpu(i), std::string(kSeedModel), SeedHost(i))
+                            .at(0)
+                            .at(0)
+                            .as<int64_t>();
     for (const char* family : {"memory.coalescing", "instr.arithmetic"}) {
-      tx.exec_params("INSERT INTO measurement (run_id, case_canonical, family, variant,"
-                     " series_id, status, median_seconds, median_sm_clock_mhz, doc)"
-                     " VALUES ($1, $2 || '/v', $2, 'v', $2 || '/v@' || $3, 'OK', 1e-4, 1980, '{}')",
-                     run, std::string(family), std::string(kSeedModel));
+      tx.exec_params(
+          "INSERT INTO measurement (run_id, case_canonical, family, variant,"
+          " series_id, status, median_seconds, median_sm_clock_mhz, doc)"
+          " VALUES ($1, $2 || '/v', $2, 'v', $2 || '/v@' || $3, 'OK', 1e-4, 1980, '{}')",
+          run, std::string(family), std::string(kSeedModel));
     }
     auto it = slow.find(i);
     if (it == slow.end()) continue;
