@@ -34,11 +34,13 @@ int main(int argc, char** argv) {
   RegisterNight(app, client, &exit_code);
   RegisterBaseline(app, client, &exit_code);
   RegisterIncidents(app, client, &exit_code);
+  RegisterHealth(app, client, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    if (code == 0) return kExitOk;
+    return WantsNagiosCodes(argc, argv) ? 3 : kExitUsage;  // 3: Nagios' UNKNOWN
   }
   return exit_code;
 }

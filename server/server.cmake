@@ -51,6 +51,7 @@ add_library(warpwatch_server_edge STATIC
   service/detail/worker_caller_cache.cc
   service/upload_measurements.cc
   service/fleet_service.cc
+  service/fleet_gpu_health.cc
   service/schedule_service.cc
   service/detail/schedule_requests.cc
   queue/job_reaper.cc
@@ -58,6 +59,7 @@ add_library(warpwatch_server_edge STATIC
   metrics/database_metrics.cc
   metrics/job_metrics.cc
   metrics/regression_metrics.cc
+  metrics/gpu_health_metrics.cc
   metrics/schedule_metrics.cc
   metrics/gauge_refresher.cc
   metrics/incident_metrics.cc
@@ -74,6 +76,7 @@ target_link_libraries(warpwatch_server_edge PUBLIC
   warpwatch_server_validation
   warpwatch_store
   warpwatch_pg_schedule_store
+  warpwatch_pg_gpu_health_store
   warpwatch_proto
   warpwatch_sync
   gRPC::grpc++

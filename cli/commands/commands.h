@@ -35,6 +35,12 @@ void RegisterSchedules(CLI::App& app, const ClientOptions& client, int* exit_cod
 void RegisterNight(CLI::App& app, const ClientOptions& client, int* exit_code);
 // Incidents (IncidentService): `incidents`, `incident N [--set STATE]`, `explain FINDING`.
 void RegisterIncidents(CLI::App& app, const ClientOptions& client, int* exit_code);
+// GPU health: `health [--device U] [--node H] [--state S] [--check]` and `health-mark UUID
+// repaired|excluded|included --note N`.
+void RegisterHealth(CLI::App& app, const ClientOptions& client, int* exit_code);
+// Whether the command line asks `health --check`, whose command-line errors exit 3 (Nagios'
+// UNKNOWN) instead of kExitUsage, so a mistyped flag never reads as a failing GPU.
+bool WantsNagiosCodes(int argc, char** argv);
 // Pinned baselines: baseline pin RUN... | unpin ID | list.
 void RegisterBaseline(CLI::App& app, const ClientOptions& client, int* exit_code);
 

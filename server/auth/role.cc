@@ -6,8 +6,8 @@
 namespace warpwatch::server::auth {
 namespace {
 
-// What a method needs. A role grants a set of these.
-enum class Access { kRead, kSubmit, kWork };
+// What a method needs. A role grants a set of these; kAdmin only the admin role.
+enum class Access { kRead, kSubmit, kWork, kAdmin };
 
 constexpr std::pair<std::string_view, Access> kMethods[] = {
     {"/warpwatch.v1.JobService/GetJob", Access::kRead},
@@ -32,6 +32,9 @@ constexpr std::pair<std::string_view, Access> kMethods[] = {
     {"/warpwatch.v1.WorkerService/UploadMeasurements", Access::kWork},
     {"/warpwatch.v1.WorkerService/FinishJob", Access::kWork},
     {"/warpwatch.v1.FleetService/ListWorkers", Access::kRead},
+    {"/warpwatch.v1.FleetService/GetGpuHealth", Access::kRead},
+    {"/warpwatch.v1.FleetService/ListGpuHealth", Access::kRead},
+    {"/warpwatch.v1.FleetService/MarkGpuHealth", Access::kAdmin},
     {"/warpwatch.v1.ScheduleService/GetSchedule", Access::kRead},
     {"/warpwatch.v1.ScheduleService/ListSchedules", Access::kRead},
     {"/warpwatch.v1.ScheduleService/ListScheduleRuns", Access::kRead},

@@ -13,11 +13,13 @@
 #include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
 #include "server/incidents/incident_sweep.h"
+#include "server/gpu_health/fleet_verdicts.h"
 #include "server/runtime/served_methods.h"
 #include "server/service/result_upload.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
 #include "server/store/pg_incident_store.h"
+#include "server/store/pg_gpu_health_store.h"
 #include "server/store/pg_schedule_store.h"
 #include "server/store/pg_store.h"
 #include "server/tls/server_credentials.h"
@@ -77,6 +79,7 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   timeouts.statement_timeout = PgDuration(config.migration_statement_timeout_seconds);
   RETURN_IF_ERROR(runtime->OpenSchedules(config));
   RETURN_IF_ERROR(runtime->OpenIncidents(config));
+  RETURN_IF_ERROR(runtime->OpenGpuHealth(config));
   RETURN_IF_ERROR(runtime->Build(config, std::move(store),
                                  [url, timeouts] { return RunMigrations(url, timeouts); }));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
@@ -139,8 +142,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   };
   worker_service_ = std::make_unique<WorkerServiceImpl>(database_.get(), authorizer_.get(),
                                                         &shutdown_signal_, worker_options);
-  fleet_service_ =
-      std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat);
+  fleet_service_ = std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat,
+                                                      gpu_health_store_.get());
   result_service_ = std::make_unique<ResultServiceImpl>(database_.get(), authorizer_.get());
   if (!schedule_clock_) schedule_clock_ = schedule::SystemClock();
   schedule_service_ = std::make_unique<ScheduleServiceImpl>(
@@ -202,10 +205,13 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   incident_metrics_ = std::make_unique<metrics::IncidentMetrics>(metrics_->registry());
   metrics::IncidentMetrics* incident_metrics = incident_metrics_.get();
   incidents::IncidentStore* incident_store = incident_store_.get();
+  gpu_health_metrics_ = std::make_unique<metrics::GpuHealthMetrics>(metrics_->registry());
+  metrics::GpuHealthMetrics* gpu_health_metrics = gpu_health_metrics_.get();
+  gpu_health::GpuHealthStore* gpu_health_store = gpu_health_store_.get();
   gauges_ = std::make_unique<metrics::GaugeRefresher>(
       database_.get(), Millis(config.metrics_interval_seconds),
-      [fleet_metrics, regression_metrics, incident_metrics, incident_store,
-       heartbeat](Store& store) {
+      [fleet_metrics, regression_metrics, incident_metrics, incident_store, heartbeat,
+       gpu_health_metrics, gpu_health_store](Store& store) {
         StatusOr<std::map<v1::WorkerState, int64_t>> workers =
             store.CountWorkersByState(kHeartbeatsBeforeOffline * heartbeat);
         if (workers.ok()) fleet_metrics->SetWorkerCounts(*workers);
@@ -213,11 +219,19 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
         if (jobs.ok()) fleet_metrics->SetJobs(*jobs);
         StatusOr<std::vector<RegressionCount>> regressions = store.CountOpenRegressions();
         if (regressions.ok()) regression_metrics->SetOpen(*regressions);
-        if (incident_store == nullptr) return;
-        StatusOr<std::vector<incidents::OpenIncident>> open = incident_store->ListOpenIncidents();
-        if (open.ok()) incident_metrics->SetOpen(*open);
-        StatusOr<std::vector<incidents::IncidentCount>> counts = incident_store->CountIncidents();
-        if (counts.ok()) incident_metrics->SetCounts(*counts);
+        if (incident_store != nullptr) {
+          StatusOr<std::vector<incidents::OpenIncident>> open =
+              incident_store->ListOpenIncidents();
+          if (open.ok()) incident_metrics->SetOpen(*open);
+          StatusOr<std::vector<incidents::IncidentCount>> counts =
+              incident_store->CountIncidents();
+          if (counts.ok()) incident_metrics->SetCounts(*counts);
+        }
+        if (gpu_health_store != nullptr) {
+          StatusOr<std::vector<v1::GpuHealth>> verdicts = gpu_health::FleetVerdicts(
+              *gpu_health_store, gpu_health::HealthPolicy(), "", std::chrono::system_clock::now());
+          if (verdicts.ok()) gpu_health_metrics->Set(*verdicts);
+        }
       });
   gauges_->Start();
 
@@ -292,6 +306,15 @@ Status ServerRuntime::OpenIncidents(const ServerConfig& config) {
   options.pool_size = 2;  // the sweep (analysis loop thread), incident RPCs and the gauges
   options.statement_timeout = std::chrono::seconds(60);
   ASSIGN_OR_RETURN(incident_store_, OpenPgIncidentStore(options));
+  return OkStatus();
+}
+
+Status ServerRuntime::OpenGpuHealth(const ServerConfig& config) {
+  PgStoreOptions options;
+  options.url = config.database_url;
+  options.pool_size = 2;  // health reads (RPCs, the gauge refresh) on their own small pool
+  options.statement_timeout = std::chrono::seconds(30);
+  ASSIGN_OR_RETURN(gpu_health_store_, OpenPgGpuHealthStore(options));
   return OkStatus();
 }
 

@@ -26,6 +26,7 @@
 #include "server/metrics/fleet_metrics.h"
 #include "server/metrics/gauge_refresher.h"
 #include "server/metrics/incident_metrics.h"
+#include "server/metrics/gpu_health_metrics.h"
 #include "server/metrics/job_metrics.h"
 #include "server/metrics/regression_metrics.h"
 #include "server/metrics/schedule_metrics.h"
@@ -89,6 +90,9 @@ class ServerRuntime {
   Status OpenIncidents(const ServerConfig& config);
   // Starts the scheduler thread over the schedule store, when there is one (after Build).
   void StartScheduler(const ServerConfig& config);
+  // Opens the GPU health store (Start(config) only: Build hands it to FleetService, whose health
+  // methods answer UNIMPLEMENTED without it).
+  Status OpenGpuHealth(const ServerConfig& config);
 
   // Declaration order is destruction order reversed: the server goes before what it uses.
   std::unique_ptr<metrics::ServerMetrics> metrics_;
@@ -104,6 +108,8 @@ class ServerRuntime {
   std::unique_ptr<JobServiceImpl> job_service_;
   std::unique_ptr<WorkerServiceImpl> worker_service_;
   std::unique_ptr<ResultServiceImpl> result_service_;
+  std::unique_ptr<metrics::GpuHealthMetrics> gpu_health_metrics_;
+  std::unique_ptr<gpu_health::GpuHealthStore> gpu_health_store_;  // null over a non-PG store
   std::unique_ptr<FleetServiceImpl> fleet_service_;
   std::unique_ptr<schedule::ScheduleStore> schedule_store_;  // null over a non-PostgreSQL store
   schedule::Clock schedule_clock_;

@@ -14,8 +14,14 @@ constexpr size_t kMaxPageTokenLength = 1024;
 }  // namespace
 
 FleetServiceImpl::FleetServiceImpl(Database* database, const auth::Authorizer* authorizer,
-                                   std::chrono::milliseconds heartbeat_interval)
-    : database_(database), authorizer_(authorizer), heartbeat_interval_(heartbeat_interval) {}
+                                   std::chrono::milliseconds heartbeat_interval,
+                                   gpu_health::GpuHealthStore* health_store,
+                                   gpu_health::HealthPolicy health_policy)
+    : database_(database),
+      authorizer_(authorizer),
+      heartbeat_interval_(heartbeat_interval),
+      health_store_(health_store),
+      health_policy_(health_policy) {}
 
 grpc::Status FleetServiceImpl::ListWorkers(grpc::ServerContext* context,
                                            const v1::ListWorkersRequest* request,

@@ -37,6 +37,7 @@ const std::map<Who, std::string> kTokens = {{kReaderRole, "matrix-reader-000001"
 const std::set<Who> kRead = {kReaderRole, kSubmitterRole};
 const std::set<Who> kSubmit = {kSubmitterRole};
 const std::set<Who> kWork = {kWorkerRole};
+const std::set<Who> kAdminOnly = {};
 const std::map<std::string, std::set<Who>> kExpected = {
     {"/warpwatch.v1.JobService/GetJob", kRead},
     {"/warpwatch.v1.JobService/ListJobs", kRead},
@@ -60,6 +61,9 @@ const std::map<std::string, std::set<Who>> kExpected = {
     {"/warpwatch.v1.WorkerService/UploadMeasurements", kWork},
     {"/warpwatch.v1.WorkerService/FinishJob", kWork},
     {"/warpwatch.v1.FleetService/ListWorkers", kRead},
+    {"/warpwatch.v1.FleetService/GetGpuHealth", kRead},
+    {"/warpwatch.v1.FleetService/ListGpuHealth", kRead},
+    {"/warpwatch.v1.FleetService/MarkGpuHealth", kAdminOnly},
     {"/warpwatch.v1.ScheduleService/GetSchedule", kRead},
     {"/warpwatch.v1.ScheduleService/ListSchedules", kRead},
     {"/warpwatch.v1.ScheduleService/ListScheduleRuns", kRead},

@@ -1,0 +1,58 @@
+// File: server/gpu_health/gpu_history.h
+// What the verdict of one GPU is computed from, as the store reads it: its recent runs, each with
+// its night (peers), its slower-than-peers cases and its clocks, and what people said about it.
+#ifndef WARPWATCH_SERVER_GPU_HEALTH_GPU_HISTORY_H_
+#define WARPWATCH_SERVER_GPU_HEALTH_GPU_HISTORY_H_
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warpwatch/v1/gpu_health.pb.h"
+
+namespace warpwatch::server::gpu_health {
+
+using TimePoint = std::chrono::system_clock::time_point;
+
+// A case of the run slower than the same case on its night's peers (a fleet OUTLIER row).
+struct CaseOutlier {
+  std::string case_key;
+  std::string family;
+  double change = 0;  // > 0: slower
+  double z = 0;
+};
+
+// One SUCCEEDED, analysed, non-confirmation run of the GPU.
+struct RunSummary {
+  int64_t run_id = 0;
+  TimePoint started_at;
+  int night_devices = 0;          // GPUs of its model in its night, itself included
+  double sm_clock_mhz = 0;        // median over its OK cases; 0 = unknown
+  double night_sm_clock_mhz = 0;  // median of its night's runs' clocks
+  double throttled_share = 0;
+  double night_throttled_share = 0;   // median over its night's runs
+  std::vector<std::string> families;  // measured (OK cases)
+  std::vector<CaseOutlier> outliers;  // slower only
+};
+
+struct Mark {
+  v1::GpuHealthAction action = v1::GPU_HEALTH_ACTION_UNSPECIFIED;
+  std::string actor;
+  std::string note;
+  TimePoint at;
+};
+
+struct GpuHistory {
+  std::string device_uuid;
+  std::string gpu_model;
+  std::string hostname;
+  int gpu_index = 0;
+  std::vector<RunSummary> runs;  // oldest first, within the policy's window
+  std::vector<Mark> marks;       // oldest first
+};
+
+}  // namespace warpwatch::server::gpu_health
+
+#endif  // WARPWATCH_SERVER_GPU_HEALTH_GPU_HISTORY_H_

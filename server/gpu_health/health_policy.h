@@ -1,0 +1,42 @@
+// File: server/gpu_health/health_policy.h
+// The thresholds of the GPU health verdict, with why each has its value (docs/gpu_health.md).
+#ifndef WARPWATCH_SERVER_GPU_HEALTH_HEALTH_POLICY_H_
+#define WARPWATCH_SERVER_GPU_HEALTH_HEALTH_POLICY_H_
+
+#include <chrono>
+
+namespace warpwatch::server::gpu_health {
+
+struct HealthPolicy {
+  // Hysteresis: a state changes only after this many consecutive judged runs support the new one
+  // (the same subsystem sick on each, for a worse state). One night of a healthy GPU marks >= 2
+  // cases of one subsystem as fleet outliers with probability ~1e-3 (the noisy host-side cases);
+  // two independent nights in a row ~1e-6, a false verdict every few years on 1000 GPUs.
+  int runs_to_change = 2;
+  // A subsystem is sick on a run when at least this many of its cases are slower fleet outliers
+  // (|z| >= 3.5 and >= 3 % against the night's peers: the fleet view's rule). One case alone is
+  // the fleet view's per-case false alarm; a sick subsystem slows every kernel that stresses it.
+  int min_cases = 2;
+  // Sick by at least this much (the median change of its outlier cases, or the clock drop):
+  // FAILING rather than DEGRADED. DCGM's diagnostic fails a GPU at 25 % under a reference; a
+  // fifth of a subsystem's throughput lost holds back every rank of a job synchronised with it.
+  double failing_change = 0.20;
+  // Clocks and throttling: the GPU's median SM clock this far under its night's median ...
+  double clock_drop = 0.03;
+  // ... or this share of its cases throttled (> 5 % of samples) while its night's median share
+  // is under a quarter of it. Throttled points are left out of the fleet view, so a throttling
+  // GPU shows here, not as outliers.
+  double throttled_share = 0.20;
+  // A run is judged only when its night has this many GPUs of its model (itself included): the
+  // fleet view's minimum; with fewer, peers cannot tell a sick GPU from a changed build.
+  int min_night_devices = 4;
+  // No judged run (nor a repair) this recent: UNKNOWN. Two missed nightly runs.
+  std::chrono::hours expiry{48};
+  // How far back the verdict reads: runs started within `window`, at most `window_runs` a GPU.
+  std::chrono::hours window{14 * 24};
+  int window_runs = 14;
+};
+
+}  // namespace warpwatch::server::gpu_health
+
+#endif  // WARPWATCH_SERVER_GPU_HEALTH_HEALTH_POLICY_H_

@@ -1,0 +1,92 @@
+// File: server/gpu_health/run_judgement.cc
+#include "server/gpu_health/run_judgement.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "server/gpu_health/subsystem_map.h"
+
+namespace warpwatch::server::gpu_health {
+namespace {
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  if (n == 0) return 0;
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// The clocks-and-throttling sickness of `run`, if it shows one.
+std::optional<SubsystemSickness> ClockSickness(const RunSummary& run, const HealthPolicy& policy) {
+  SubsystemSickness s;
+  s.subsystem = v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING;
+  s.sm_clock_mhz = run.sm_clock_mhz;
+  s.night_sm_clock_mhz = run.night_sm_clock_mhz;
+  bool sick = false;
+  if (run.sm_clock_mhz > 0 && run.night_sm_clock_mhz > 0) {
+    const double drop = 1 - run.sm_clock_mhz / run.night_sm_clock_mhz;
+    if (drop >= policy.clock_drop) {
+      sick = true;
+      s.change = drop;
+    }
+  }
+  if (run.throttled_share >= policy.throttled_share &&
+      run.night_throttled_share < run.throttled_share / 4) {
+    sick = true;
+  }
+  if (!sick) return std::nullopt;
+  s.min_change = s.max_change = s.change;
+  s.failing = s.change >= policy.failing_change;
+  return s;
+}
+
+}  // namespace
+
+RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
+  RunJudgement j;
+  j.judged = run.night_devices >= policy.min_night_devices;
+  if (!j.judged) return j;
+  std::set<v1::GpuSubsystem> measured;
+  for (const std::string& family : run.families) {
+    const v1::GpuSubsystem s = SubsystemOfFamily(family);
+    if (s != v1::GPU_SUBSYSTEM_UNSPECIFIED) measured.insert(s);
+  }
+  if (run.sm_clock_mhz > 0) measured.insert(v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING);
+  std::map<v1::GpuSubsystem, std::vector<CaseOutlier>> by_subsystem;
+  for (const CaseOutlier& o : run.outliers) {
+    const v1::GpuSubsystem s = SubsystemOfFamily(o.family);
+    if (o.change > 0 && s != v1::GPU_SUBSYSTEM_UNSPECIFIED) by_subsystem[s].push_back(o);
+  }
+  for (auto& [subsystem, cases] : by_subsystem) {
+    if (static_cast<int>(cases.size()) < policy.min_cases) continue;
+    SubsystemSickness s;
+    s.subsystem = subsystem;
+    std::vector<double> changes;
+    for (const CaseOutlier& o : cases) {
+      changes.push_back(o.change);
+      s.max_z = std::max(s.max_z, o.z);
+    }
+    s.change = Median(changes);
+    s.min_change = *std::min_element(changes.begin(), changes.end());
+    s.max_change = *std::max_element(changes.begin(), changes.end());
+    s.failing = s.change >= policy.failing_change;
+    s.cases = std::move(cases);
+    j.sick.push_back(std::move(s));
+  }
+  if (std::optional<SubsystemSickness> clocks = ClockSickness(run, policy)) {
+    j.sick.push_back(std::move(*clocks));
+  }
+  for (const SubsystemSickness& s : j.sick) {
+    measured.insert(s.subsystem);
+    if (s.failing) {
+      j.level = RunLevel::kFailing;
+    } else if (j.level == RunLevel::kClean) {
+      j.level = RunLevel::kDegraded;
+    }
+  }
+  j.measured.assign(measured.begin(), measured.end());
+  return j;
+}
+
+}  // namespace warpwatch::server::gpu_health

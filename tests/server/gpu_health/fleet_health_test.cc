@@ -1,0 +1,195 @@
+// GPU health verdicts through the real analysis path on a real PostgreSQL (docs/gpu_health.md):
+// 8 GPUs of one model measured in one schedule run a night, each run analysed as it finishes
+// (fleet OUTLIER rows), then the verdicts read by the PostgreSQL GpuHealthStore.
+#include <gtest/gtest.h>
+
+#include "server/gpu_health/gpu_verdict.h"
+#include "server/store/pg_gpu_health_store.h"
+#include "tests/server/analysis/run_analyzer_fixture.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+using gpu_health::TimePoint;
+
+constexpr int kDevices = 8;
+
+std::string Gpu(int i) { return "GPU-health-" + std::to_string(i); }
+
+Point Case(const std::string& family, const std::string& variant, double median) {
+  Point p;
+  p.family = family;
+  p.variant = variant;
+  p.params = {{"n", 16777216}};
+  p.median = median;
+  return p;
+}
+
+// How much slower a GPU runs a night, by kind of case.
+struct Slowdown {
+  double memory = 0;   // the HBM-bound families (memory.coalescing, reduce)
+  double compute = 0;  // instr.arithmetic, shared.bank_conflicts
+};
+
+class FleetHealthTest : public RunAnalyzerTest {
+ protected:
+  void SetUp() override {
+    RunAnalyzerTest::SetUp();
+    if (HasFatalFailure()) return;
+    PgStoreOptions options;
+    options.url = url_;
+    options.pool_size = 1;
+    StatusOr<std::unique_ptr<gpu_health::GpuHealthStore>> store = OpenPgGpuHealthStore(options);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    health_store_ = std::move(*store);
+  }
+
+  // One night: every GPU measured in one schedule run and analysed as it finishes; GPU i runs
+  // `slow(i)` slower.
+  void Night(const std::function<Slowdown(int)>& slow) {
+    const int64_t schedule_run = AddScheduleRun();
+    for (int i = 0; i < kDevices; ++i) {
+      const Slowdown s = slow(i);
+      const double jitter = 1 + 0.001 * (i % 3);  // GPUs of a model differ a little
+      RunOptions options = OnDevice(Gpu(i));
+      options.schedule_run_id = schedule_run;
+      AddRun({Copy(1e-4 * jitter * (1 + s.memory)), Strided(2, 2e-4 * jitter * (1 + s.memory)),
+              Reduce(3e-5 * jitter * (1 + s.memory)),
+              Case("instr.arithmetic", "fp32_fma", 5e-5 * jitter * (1 + s.compute)),
+              Case("shared.bank_conflicts", "stride_1", 4e-5 * jitter * (1 + s.compute))},
+             options);
+      ASSERT_EQ(AnalyzeAll(), 1);
+    }
+  }
+  void CleanNight() {
+    Night([](int) { return Slowdown{}; });
+  }
+  // GPU `sick` runs its memory-bound cases `memory` slower; the others are clean.
+  void SickNight(int sick, double memory) {
+    Night([=](int i) { return i == sick ? Slowdown{memory, 0} : Slowdown{}; });
+  }
+
+  v1::GpuHealth Health(int gpu, TimePoint now = std::chrono::system_clock::now()) {
+    gpu_health::HistoryQuery query;
+    query.device_uuid = Gpu(gpu);
+    query.since = now - policy_.window;
+    query.max_runs = policy_.window_runs;
+    StatusOr<std::vector<gpu_health::GpuHistory>> histories = health_store_->ReadHistories(query);
+    EXPECT_TRUE(histories.ok()) << histories.status().ToString();
+    if (!histories.ok() || histories->size() != 1) {
+      ADD_FAILURE() << "no history of " << Gpu(gpu);
+      return v1::GpuHealth();
+    }
+    return gpu_health::DecideGpuHealth(histories->front(), policy_, now);
+  }
+
+  gpu_health::HealthPolicy policy_;
+  std::unique_ptr<gpu_health::GpuHealthStore> health_store_;
+};
+
+TEST_F(FleetHealthTest, OneGpuSlowOnMemoryForThreeNightsIsDegradedWithTheHbmFingerprint) {
+  CleanNight();
+  for (int night = 0; night < 3; ++night) SickNight(5, 0.07);
+
+  const v1::GpuHealth sick = Health(5);
+  EXPECT_EQ(sick.state(), v1::GPU_HEALTH_STATE_DEGRADED) << sick.DebugString();
+  ASSERT_EQ(sick.evidence_size(), 1) << sick.DebugString();
+  const v1::GpuSubsystemEvidence& e = sick.evidence(0);
+  EXPECT_EQ(e.subsystem(), v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_EQ(e.runs(), 3);
+  EXPECT_EQ(e.cases_size(), 3);  // copy, strided and reduce
+  EXPECT_NEAR(e.min_change(), 0.07, 0.01);
+  EXPECT_GE(e.max_z(), 3.5);
+  EXPECT_EQ(sick.judged_runs(), 4);
+  EXPECT_NE(sick.fingerprint().find("HBM bandwidth: 3 cases"), std::string::npos)
+      << sick.fingerprint();
+  EXPECT_NE(sick.fingerprint().find("for 3 runs"), std::string::npos) << sick.fingerprint();
+  EXPECT_NE(sick.fingerprint().find("normal: SM arithmetic, shared memory"), std::string::npos)
+      << sick.fingerprint();
+  for (int i = 0; i < kDevices; ++i) {
+    if (i == 5) continue;
+    const v1::GpuHealth peer = Health(i);
+    EXPECT_EQ(peer.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(i) << peer.DebugString();
+    EXPECT_EQ(peer.evidence_size(), 0) << Gpu(i) << peer.DebugString();
+  }
+}
+
+TEST_F(FleetHealthTest, AFleetWideSlowdownDegradesNoGpu) {
+  CleanNight();
+  for (int night = 0; night < 3; ++night) {
+    Night([](int) { return Slowdown{0.07, 0.07}; });
+  }
+  for (int i = 0; i < kDevices; ++i) {
+    const v1::GpuHealth health = Health(i);
+    EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(i) << health.DebugString();
+    EXPECT_EQ(health.judged_runs(), 4) << Gpu(i);
+  }
+}
+
+TEST_F(FleetHealthTest, OneBadNightAloneChangesNothing) {
+  CleanNight();
+  CleanNight();
+  SickNight(2, 0.07);
+
+  const v1::GpuHealth health = Health(2);
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY) << health.DebugString();
+  // It is watched: the evidence is there, one run of the two a change needs.
+  ASSERT_EQ(health.evidence_size(), 1) << health.DebugString();
+  EXPECT_EQ(health.evidence(0).runs(), 1);
+  EXPECT_NE(health.fingerprint().find("watching HBM bandwidth"), std::string::npos)
+      << health.fingerprint();
+
+  CleanNight();  // and it passes
+  const v1::GpuHealth after = Health(2);
+  EXPECT_EQ(after.state(), v1::GPU_HEALTH_STATE_HEALTHY) << after.DebugString();
+  EXPECT_EQ(after.evidence_size(), 0) << after.DebugString();
+}
+
+TEST_F(FleetHealthTest, AGpuWithoutARunForTheExpiryIsUnknown) {
+  CleanNight();
+  CleanNight();
+  const TimePoint now = std::chrono::system_clock::now();
+  EXPECT_EQ(Health(0, now).state(), v1::GPU_HEALTH_STATE_HEALTHY);
+
+  const v1::GpuHealth later = Health(0, now + policy_.expiry + std::chrono::hours(1));
+  EXPECT_EQ(later.state(), v1::GPU_HEALTH_STATE_UNKNOWN) << later.DebugString();
+  EXPECT_NE(later.reason().find("expired: no judged run since"), std::string::npos)
+      << later.reason();
+}
+
+TEST_F(FleetHealthTest, AGpuSlowByAQuarterOnTwoNightsIsFailing) {
+  CleanNight();
+  SickNight(1, 0.25);
+  SickNight(1, 0.25);
+  const v1::GpuHealth health = Health(1);
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_FAILING) << health.DebugString();
+  ASSERT_EQ(health.evidence_size(), 1);
+  EXPECT_TRUE(health.evidence(0).failing());
+}
+
+TEST_F(FleetHealthTest, TwoCleanNightsBringADegradedGpuBack) {
+  SickNight(3, 0.07);
+  SickNight(3, 0.07);
+  ASSERT_EQ(Health(3).state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  CleanNight();
+  EXPECT_EQ(Health(3).state(), v1::GPU_HEALTH_STATE_DEGRADED);  // one clean night: not yet
+  CleanNight();
+  EXPECT_EQ(Health(3).state(), v1::GPU_HEALTH_STATE_HEALTHY);
+}
+
+TEST_F(FleetHealthTest, ANightWithTooFewGpusOfTheModelJudgesNothing) {
+  const int64_t schedule_run = AddScheduleRun();
+  for (int i = 0; i < 3; ++i) {
+    RunOptions options = OnDevice(Gpu(i));
+    options.schedule_run_id = schedule_run;
+    AddRun({Copy(1e-4 * (i == 0 ? 1.1 : 1.0))}, options);
+  }
+  ASSERT_EQ(AnalyzeAll(), 3);
+  const v1::GpuHealth health = Health(0);
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN) << health.DebugString();
+  EXPECT_NE(health.reason().find("3 GPU(s) of its model, 4 needed"), std::string::npos)
+      << health.reason();
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing

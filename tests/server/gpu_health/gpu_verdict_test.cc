@@ -1,0 +1,127 @@
+// The verdict of one GPU from a history built in memory (server/gpu_health/gpu_verdict.h):
+// hysteresis across subsystems, clocks, repairs, exclusions and the fingerprint.
+#include "server/gpu_health/gpu_verdict.h"
+
+#include <gtest/gtest.h>
+
+namespace warpwatch::server::gpu_health {
+namespace {
+
+using std::chrono::hours;
+
+class GpuVerdictTest : public ::testing::Test {
+ protected:
+  // A judged run `nights_ago` nights before now_ of 8 GPUs, measuring memory and arithmetic.
+  RunSummary Run(int nights_ago) {
+    RunSummary r;
+    r.run_id = ++next_run_;
+    r.started_at = now_ - hours(24 * nights_ago);
+    r.night_devices = 8;
+    r.sm_clock_mhz = r.night_sm_clock_mhz = 1980;
+    r.families = {"memory.coalescing", "instr.arithmetic", "shared.transpose"};
+    return r;
+  }
+  static void Slow(RunSummary& r, const std::string& family, double change, int cases = 3) {
+    for (int i = 0; i < cases; ++i) {
+      r.outliers.push_back({family + "/v" + std::to_string(i), family, change + 0.001 * i, 9});
+    }
+  }
+  v1::GpuHealth Decide() {
+    history_.device_uuid = "GPU-1";
+    return DecideGpuHealth(history_, policy_, now_);
+  }
+
+  TimePoint now_ = TimePoint(std::chrono::seconds(1800000000));
+  HealthPolicy policy_;
+  GpuHistory history_;
+  int64_t next_run_ = 0;
+};
+
+TEST_F(GpuVerdictTest, TwoSickRunsOfDifferentSubsystemsChangeNothing) {
+  history_.runs = {Run(3), Run(2), Run(1)};
+  Slow(history_.runs[1], "memory.coalescing", 0.07);
+  Slow(history_.runs[2], "instr.arithmetic", 0.07);
+  EXPECT_EQ(Decide().state(), v1::GPU_HEALTH_STATE_HEALTHY);
+}
+
+TEST_F(GpuVerdictTest, OneOutlierCaseOfASubsystemIsNotASickSubsystem) {
+  history_.runs = {Run(2), Run(1)};
+  Slow(history_.runs[0], "memory.coalescing", 0.07, /*cases=*/1);
+  Slow(history_.runs[1], "memory.coalescing", 0.07, /*cases=*/1);
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY);
+  EXPECT_EQ(health.evidence_size(), 0);
+}
+
+TEST_F(GpuVerdictTest, AFailingRunAfterADegradedOneIsDegradedUntilItFailsTwice) {
+  history_.runs = {Run(3), Run(2)};
+  Slow(history_.runs[0], "memory.coalescing", 0.07);
+  Slow(history_.runs[1], "memory.coalescing", 0.30);
+  EXPECT_EQ(Decide().state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  history_.runs.push_back(Run(1));
+  Slow(history_.runs[2], "memory.coalescing", 0.30);
+  EXPECT_EQ(Decide().state(), v1::GPU_HEALTH_STATE_FAILING);
+}
+
+TEST_F(GpuVerdictTest, AClockFarUnderItsNightsIsTheClocksFingerprint) {
+  history_.runs = {Run(2), Run(1)};
+  for (RunSummary& r : history_.runs) r.sm_clock_mhz = 1410;
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_FAILING);  // 28.8 % under: past 20 %
+  ASSERT_EQ(health.evidence_size(), 1);
+  EXPECT_EQ(health.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING);
+  EXPECT_NE(health.fingerprint().find("SM clock 1410 MHz against 1980 MHz on its night (-28.8 %)"),
+            std::string::npos)
+      << health.fingerprint();
+}
+
+TEST_F(GpuVerdictTest, AThrottlingGpuAmongUnthrottledPeersIsDegraded) {
+  history_.runs = {Run(2), Run(1)};
+  for (RunSummary& r : history_.runs) {
+    r.throttled_share = 0.6;
+    r.night_throttled_share = 0.0;
+  }
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  EXPECT_NE(health.fingerprint().find("most cases throttled"), std::string::npos);
+}
+
+TEST_F(GpuVerdictTest, ARepairDropsTheEvidenceBeforeIt) {
+  history_.runs = {Run(3), Run(2)};
+  Slow(history_.runs[0], "memory.coalescing", 0.07);
+  Slow(history_.runs[1], "memory.coalescing", 0.07);
+  ASSERT_EQ(Decide().state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  history_.marks.push_back(
+      {v1::GPU_HEALTH_ACTION_REPAIRED, "alice", "reseated the card", now_ - hours(30)});
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY) << health.DebugString();
+  EXPECT_EQ(health.repaired().actor(), "alice");
+  EXPECT_EQ(health.repaired().note(), "reseated the card");
+  EXPECT_EQ(health.evidence_size(), 0);
+}
+
+TEST_F(GpuVerdictTest, AnExcludedGpuIsUnknownWithWhoAndWhyAndKeepsItsComputedState) {
+  history_.runs = {Run(3), Run(2)};
+  Slow(history_.runs[0], "memory.coalescing", 0.07);
+  Slow(history_.runs[1], "memory.coalescing", 0.07);
+  history_.marks.push_back({v1::GPU_HEALTH_ACTION_EXCLUDED, "bob", "RMA ticket 42", now_});
+  v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN);
+  EXPECT_EQ(health.computed_state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  EXPECT_NE(health.reason().find("excluded by bob"), std::string::npos) << health.reason();
+  EXPECT_NE(health.reason().find("RMA ticket 42"), std::string::npos) << health.reason();
+
+  history_.marks.push_back({v1::GPU_HEALTH_ACTION_INCLUDED, "bob", "back", now_});
+  health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  EXPECT_FALSE(health.has_excluded());
+}
+
+TEST_F(GpuVerdictTest, AGpuWithNoRunIsUnknown) {
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN);
+  EXPECT_EQ(health.reason(), "no analysed run in the window");
+}
+
+}  // namespace
+}  // namespace warpwatch::server::gpu_health
