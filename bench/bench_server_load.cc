@@ -9,12 +9,15 @@
 //   ingest  --ingest-workers workers upload --ingest-measurements measurements of 100 samples
 //           each through UploadMeasurements, in the worker's batches of 64, all at once:
 //           measurements per second and the server's CPU seconds per 1000 measurements.
+//   parked  --parked-workers workers (one GPU each) keep an AcquireJob long-poll open while
+//           --parked-submits jobs are submitted one at a time, each for one of their GPUs:
+//           submit -> lease latency and the server's claim transactions per submit.
 //   fleet   --fleet-workers workers, each with its own token and connection, keep an AcquireJob
 //           long-poll open and heartbeat every second for --fleet-seconds: heartbeat latency,
 //           health-check latency (every 100 ms), and the server's threads, memory and
 //           database connections, sampled every second.
 //
-//   build/bin/bench_server_load [--scenario all|lease|ingest|fleet] [--server PATH] ...
+//   build/bin/bench_server_load [--scenario all|lease|ingest|fleet|parked] [--server PATH] ...
 //       [--server-cpus 0,1 [--client-cpus 2-15]]
 // --server-cpus pins PostgreSQL and the server to those CPUs and the benchmark (the simulated
 // workers) to the others (or --client-cpus): the server side measured on N cores of its own.
@@ -35,6 +38,7 @@
 
 #include "bench/detail/cpu_placement.h"
 #include "bench/detail/fleet_scenario.h"
+#include "bench/detail/parked_scenario.h"
 #include "bench/detail/load_references.h"
 #include "bench/detail/paired_latency.h"
 #include "bench/detail/server_under_test.h"
@@ -46,27 +50,6 @@ namespace warpwatch::bench {
 namespace {
 
 using Clock = LoadClock;
-
-v1::JobSpec BenchSpec(const std::string& device_uuid) {
-  v1::JobSpec spec;
-  spec.add_families("memory.coalescing");
-  spec.mutable_selector()->set_gpu_uuid(device_uuid);
-  spec.set_max_attempts(1);
-  return spec;
-}
-
-Status Submit(v1::JobService::Stub& jobs, const std::string& token, const v1::JobSpec& spec,
-              v1::Job* job) {
-  grpc::ClientContext context;
-  ServerUnderTest::Authorize(context, token);
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  v1::SubmitJobRequest request;
-  *request.mutable_spec() = spec;
-  const grpc::Status s = jobs.SubmitJob(&context, request, job);
-  if (s.ok()) return OkStatus();
-  return Status(static_cast<StatusCode>(static_cast<int>(s.error_code())),
-                "SubmitJob: " + s.error_message());
-}
 
 // ---- lease ----------------------------------------------------------------------------------
 
@@ -237,11 +220,11 @@ int Main(int argc, char** argv) {
   std::string server_path = WARPWATCH_SERVER_PATH;
   std::string fixture = WARPWATCH_SOURCE_DIR "/tests/fixtures/h100_nightly.json";
   int submits = 1000, ingest_workers = 8, ingest_measurements = 40000, fleet_workers = 1000;
-  int fleet_seconds = 30, reference_calls = 200;
+  int fleet_seconds = 30, reference_calls = 200, parked_workers = 1000, parked_submits = 100;
   std::vector<std::string> server_flags;
   std::string server_cpus, client_cpus;
   CLI::App app{"warpwatch-server under load: lease latency, ingest rate, a fleet of workers"};
-  app.add_option("--scenario", scenario)->check(CLI::IsMember({"all", "lease", "ingest", "fleet"}));
+  app.add_option("--scenario", scenario)->check(CLI::IsMember({"all", "lease", "ingest", "fleet", "parked"}));
   app.add_option("--server", server_path, "warpwatch-server executable");
   app.add_option("--fixture", fixture, "run file whose measurements the ingest uploads");
   app.add_option("--submits", submits)->check(CLI::Range(1, 100000));
@@ -249,6 +232,8 @@ int Main(int argc, char** argv) {
   app.add_option("--ingest-measurements", ingest_measurements)->check(CLI::Range(1, 10000000));
   app.add_option("--fleet-workers", fleet_workers)->check(CLI::Range(1, 20000));
   app.add_option("--fleet-seconds", fleet_seconds)->check(CLI::Range(1, 3600));
+  app.add_option("--parked-workers", parked_workers)->check(CLI::Range(1, 20000));
+  app.add_option("--parked-submits", parked_submits)->check(CLI::Range(1, 20000));
   app.add_option("--reference-calls", reference_calls)->check(CLI::Range(1, 100000));
   app.add_option("--server-flag", server_flags, "extra flag for the server (repeatable)");
   app.add_option("--server-cpus", server_cpus,
@@ -268,7 +253,12 @@ int Main(int argc, char** argv) {
     client_placement = *placed;
   }
 
-  const int tokens = std::max({1, ingest_workers, fleet_workers});
+  if (parked_submits > parked_workers) {
+    std::fprintf(stderr, "--parked-submits %d: at most --parked-workers (%d)\n", parked_submits,
+                 parked_workers);
+    return 2;
+  }
+  const int tokens = std::max({1, ingest_workers, fleet_workers, parked_workers});
   auto server = ServerUnderTest::Start(server_path, tokens, server_flags);
   if (!server.ok()) {
     std::fprintf(stderr, "setup: %s\n", server.status().ToString().c_str());
@@ -298,6 +288,10 @@ int Main(int argc, char** argv) {
   std::fflush(stdout);
   if (status.ok() && (scenario == "all" || scenario == "ingest")) {
     status = RunIngest(**server, *refs, ingest_workers, ingest_measurements, fixture);
+  }
+  std::fflush(stdout);
+  if (status.ok() && (scenario == "all" || scenario == "parked")) {
+    status = RunParked(**server, unary, parked_workers, parked_submits);
   }
   std::fflush(stdout);
   if (status.ok() && (scenario == "all" || scenario == "fleet")) {

@@ -13,6 +13,27 @@ double MsSince(LoadClock::time_point start) {
 
 const char* Goal(bool met) { return met ? "met" : "MISSED"; }
 
+v1::JobSpec BenchSpec(const std::string& device_uuid) {
+  v1::JobSpec spec;
+  spec.add_families("memory.coalescing");
+  spec.mutable_selector()->set_gpu_uuid(device_uuid);
+  spec.set_max_attempts(1);
+  return spec;
+}
+
+Status Submit(v1::JobService::Stub& jobs, const std::string& token, const v1::JobSpec& spec,
+              v1::Job* job) {
+  grpc::ClientContext context;
+  ServerUnderTest::Authorize(context, token);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = spec;
+  const grpc::Status s = jobs.SubmitJob(&context, request, job);
+  if (s.ok()) return OkStatus();
+  return Status(static_cast<StatusCode>(static_cast<int>(s.error_code())),
+                "SubmitJob: " + s.error_message());
+}
+
 UnaryReference::UnaryReference(const ServerUnderTest& server, std::string token)
     : stub_(server.NewChannel()), token_(std::move(token)) {}
 

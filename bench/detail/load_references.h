@@ -13,6 +13,7 @@
 #include "bench/detail/paired_latency.h"
 #include "bench/detail/server_under_test.h"
 #include "common/status/status.h"
+#include "warpwatch/v1/job.grpc.pb.h"
 
 namespace warpwatch::bench {
 
@@ -22,6 +23,12 @@ using LoadClock = std::chrono::steady_clock;
 double MsSince(LoadClock::time_point start);
 // "met" or "MISSED".
 const char* Goal(bool met);
+
+// The benchmarks' job: memory.coalescing on GPU `device_uuid`, one attempt.
+v1::JobSpec BenchSpec(const std::string& device_uuid);
+// SubmitJob as `token`; the server's error with its code.
+Status Submit(v1::JobService::Stub& jobs, const std::string& token, const v1::JobSpec& spec,
+              v1::Job* job);
 
 // The bare unary call. Not thread-safe: one caller at a time. `server` must outlive it.
 class UnaryReference {

@@ -57,6 +57,7 @@ StatusOr<std::unique_ptr<ServerUnderTest>> ServerUnderTest::Start(
   ASSIGN_OR_RETURN(const int port, testing::FreeLoopbackPort());
   ASSIGN_OR_RETURN(const int metrics_port, testing::FreeLoopbackPort());
   s->address_ = "127.0.0.1:" + std::to_string(port);
+  s->metrics_port_ = metrics_port;
   std::vector<std::string> argv = {server_path,
                                    "--listen=" + s->address_,
                                    "--database-url=" + s->database_url_,

@@ -44,6 +44,8 @@ class ServerUnderTest {
   const std::string& submitter_token() const { return submitter_token_; }
   const std::string& worker_token(int i) const { return worker_tokens_[i]; }
   const std::string& database_url() const { return database_url_; }
+  // The server's /metrics port (Prometheus text from testing::FetchMetrics).
+  int metrics_port() const { return metrics_port_; }
   const std::string& log_path() const { return server_->log_path(); }
 
   // The server process's use now (from /proc).
@@ -55,6 +57,7 @@ class ServerUnderTest {
   StatusOr<double> DatabaseRoundTripMs();
 
  private:
+  int metrics_port_ = 0;
   ServerUnderTest() = default;
 
   std::string temp_dir_;

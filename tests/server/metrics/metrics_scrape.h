@@ -44,6 +44,21 @@ inline bool HasLineWith(const std::string& text, const std::vector<std::string>&
   return false;
 }
 
+// The value of the first sample of metric `name` whose label set holds every one of `labels`
+// (each written as in the exposition: `outcome="empty"`); -1 when there is none, so a missing
+// series never reads as zero.
+inline double SampleValue(const std::string& text, const std::string& name,
+                          const std::vector<std::string>& labels) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(name + "{", 0) != 0 && line.rfind(name + " ", 0) != 0) continue;
+    bool all = true;
+    for (const std::string& label : labels) all = all && line.find(label) != std::string::npos;
+    if (all) return std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  return -1;
+}
+
 }  // namespace warpwatch::testing
 
 #endif  // WARPWATCH_TESTS_SERVER_METRICS_METRICS_SCRAPE_H_

@@ -150,18 +150,8 @@ TEST_F(WorkerServiceRpcTest, APollWhoseClientWentAwayIsAnsweredAndTheJobGoesToAL
 // warpwatch_acquire_claims_total{trigger="notification", outcome=...} read from /metrics (-1 when
 // the series is missing, so a missing metric cannot pass as zero claims).
 double NotifiedClaims(int port, const std::string& outcome) {
-  const std::string text = FetchMetrics(port);
-  const std::string prefix = "warpwatch_acquire_claims_total{";
-  size_t at = 0;
-  while ((at = text.find(prefix, at)) != std::string::npos) {
-    const size_t end = text.find('\n', at);
-    const std::string line = text.substr(at, end - at);
-    at = end;
-    if (line.find("trigger=\"notification\"") == std::string::npos) continue;
-    if (line.find("outcome=\"" + outcome + "\"") == std::string::npos) continue;
-    return std::stod(line.substr(line.rfind(' ') + 1));
-  }
-  return -1;
+  return SampleValue(FetchMetrics(port), "warpwatch_acquire_claims_total",
+                     {"trigger=\"notification\"", "outcome=\"" + outcome + "\""});
 }
 
 class TargetedWakeTest : public WorkerServiceRpcTest {
