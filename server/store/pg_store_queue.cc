@@ -58,8 +58,11 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
         "   AND (j.selector_gpu_model = '' OR $1::text LIKE ww_glob_to_like(j.selector_gpu_model))"
         "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = $2::text)"
         "   AND $3::jsonb @> j.selector_worker_labels"
+        "   AND NOT (j.released_by IS NOT DISTINCT FROM $4::text"
+        "            AND j.released_at > now() - $5::bigint * interval '1 millisecond')"
         " ORDER BY j.priority DESC, j.id LIMIT 1 FOR UPDATE SKIP LOCKED",
-        device_name, device_uuid, worker_labels);
+        device_name, device_uuid, worker_labels, worker_id,
+        static_cast<int64_t>(kReleaseBackoff.count()));
     if (candidate.empty()) return Result();
     const int64_t job_id = candidate[0][0].as<int64_t>();
     const int64_t run_id =
@@ -237,10 +240,13 @@ StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_i
                        " points_done = CASE WHEN $5::boolean"
                        "   THEN (SELECT count(*) FROM measurement m WHERE m.run_id = $6)"
                        "   ELSE j.points_done END,"
-                       " lease_owner = NULL, lease_expiry = NULL, current_case = ''"
+                       " lease_owner = NULL, lease_expiry = NULL, current_case = '',"
+                       // Who handed it back, for ClaimJob's kReleaseBackoff (migration 0017).
+                       " released_by = CASE WHEN $5::boolean THEN j.released_by ELSE $7 END,"
+                       " released_at = CASE WHEN $5::boolean THEN j.released_at ELSE now() END"
                        " WHERE j.id = $1",
                    job_id, outcome == v1::JOB_OUTCOME_FAILED, run_error, run_state == "CANCELLED",
-                   !requeued, run_id);
+                   !requeued, run_id, worker_id);
     tx.exec_params("UPDATE run SET state = $2, error = $3, finished_at = now() WHERE id = $1",
                    run_id, run_state, run_error);
     if (requeued) NotifyJobQueued(tx, job_id);

@@ -255,8 +255,11 @@ class Store {
   // `device_uuid` of this worker: model exact or glob (* and ?), uuid exact, every worker_labels
   // pair on the worker. Sets it RUNNING, leased to the worker until now + lease_duration, attempts
   // + 1, and creates the run row for (job, device). nullopt when no job matches. Concurrent claims
-  // never hand out one job twice (FOR UPDATE SKIP LOCKED). NOT_FOUND for an unknown worker, or a
-  // device not registered to this worker.
+  // never hand out one job twice (FOR UPDATE SKIP LOCKED). A job this worker released (FinishJob
+  // RELEASED) less than kReleaseBackoff ago is not handed back to it, so a claim/release loop
+  // cannot keep a job from the other workers (migration 0017). NOT_FOUND for an unknown worker,
+  // or a device not registered to this worker.
+  static constexpr std::chrono::milliseconds kReleaseBackoff{10000};
   virtual StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                                   const std::string& device_uuid,
                                                   std::chrono::milliseconds lease_duration) = 0;

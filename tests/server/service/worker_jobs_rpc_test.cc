@@ -127,5 +127,22 @@ TEST_F(WorkerServiceRpcTest, ReleasedJobsGoBackToTheQueueForAnotherWorker) {
   EXPECT_EQ(again.job().attempts(), 1);  // a release does not count as an attempt
 }
 
+TEST_F(WorkerServiceRpcTest, AWorkerLoopingClaimAndReleaseCannotKeepAJobFromTheOthers) {
+  StartServer();
+  Held held = RegisterAndTakeAJob();
+  const std::string other = Register("node-2", {MakeGpu("GPU-2", "NVIDIA H100")}).worker_id();
+  v1::Job released;
+  ASSERT_TRUE(Finish(held.worker, held.lease.job().id(), held.lease.run_id(),
+                     v1::JOB_OUTCOME_RELEASED, &released)
+                  .ok());
+  // The releasing worker polls again at once: the job is not handed back to it...
+  const v1::AcquireJobResponse looped = Acquire(held.worker, "GPU-1", 0);
+  EXPECT_FALSE(looped.has_job()) << "job " << looped.job().id();
+  // ... and the other worker takes it.
+  const v1::AcquireJobResponse taken = Acquire(other, "GPU-2", 2);
+  ASSERT_TRUE(taken.has_job());
+  EXPECT_EQ(taken.job().id(), held.lease.job().id());
+}
+
 }  // namespace
 }  // namespace warpwatch::testing

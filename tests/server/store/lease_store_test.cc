@@ -133,8 +133,12 @@ TEST_F(LeaseStoreTest, ReleasedJobIsRequeuedWithoutCountingTheAttempt) {
                        store_->FinishJob(w, job.id(), lease->run_id, v1::JOB_OUTCOME_RELEASED, ""));
   EXPECT_EQ(back.state(), v1::JOB_STATE_QUEUED);
   EXPECT_EQ(back.attempts(), 0);
-  std::optional<Lease> again = Claim(w, "GPU-1");
+  // Not back to the worker that released it (Store::kReleaseBackoff), to another at once.
+  EXPECT_FALSE(Claim(w, "GPU-1").has_value());
+  const std::string other = Register({MakeDevice("GPU-2", "NVIDIA H100")});
+  std::optional<Lease> again = Claim(other, "GPU-2");
   ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->job.id(), job.id());
   EXPECT_EQ(again->job.attempts(), 1);
 }
 
