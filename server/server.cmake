@@ -71,6 +71,7 @@ add_library(warpwatch_server_edge STATIC
   tls/server_credentials.cc)
 target_include_directories(warpwatch_server_edge PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_server_edge PUBLIC
+  warpwatch_health_code
   warpwatch_server_auth
   warpwatch_server_requests
   warpwatch_server_validation

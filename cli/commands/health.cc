@@ -14,6 +14,7 @@
 #include "cli/commands/commands.h"
 #include "cli/format/gpu_health_view.h"
 #include "cli/format/json.h"
+#include "common/health/nagios_code.h"
 #include "warpwatch/v1/fleet.grpc.pb.h"
 
 namespace warpwatch::cli {
@@ -93,7 +94,7 @@ int RunHealth(const ClientOptions& client, const HealthFlags& flags) {
   } else {
     PrintGpuHealthTable(gpus, std::cout);
   }
-  return flags.check ? NagiosCodeOf(WorstState(gpus)) : kExitOk;
+  return flags.check ? NagiosCode(WorstState(gpus)) : kExitOk;
 }
 
 StatusOr<v1::GpuHealthAction> ParseAction(const std::string& text) {

@@ -49,19 +49,6 @@ std::string GpuHealthStateName(v1::GpuHealthState state) {
   }
 }
 
-int NagiosCodeOf(v1::GpuHealthState state) {
-  switch (state) {
-    case v1::GPU_HEALTH_STATE_HEALTHY:
-      return 0;
-    case v1::GPU_HEALTH_STATE_DEGRADED:
-      return 1;
-    case v1::GPU_HEALTH_STATE_FAILING:
-      return 2;
-    default:
-      return 3;
-  }
-}
-
 v1::GpuHealthState WorstState(const std::vector<v1::GpuHealth>& gpus) {
   if (gpus.empty()) return v1::GPU_HEALTH_STATE_UNKNOWN;
   v1::GpuHealthState worst = v1::GPU_HEALTH_STATE_HEALTHY;

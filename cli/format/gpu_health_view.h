@@ -15,9 +15,6 @@ namespace warpwatch::cli {
 // "healthy", "degraded", "failing", "unknown".
 std::string GpuHealthStateName(v1::GpuHealthState state);
 
-// The Nagios code of a state: 0 healthy, 1 degraded, 2 failing, 3 unknown (and unspecified).
-int NagiosCodeOf(v1::GpuHealthState state);
-
 // The state a check of several GPUs reports: the worst, FAILING > DEGRADED > UNKNOWN > HEALTHY
 // (a node with one failing GPU is failing whatever its others say); UNKNOWN when `gpus` is empty.
 v1::GpuHealthState WorstState(const std::vector<v1::GpuHealth>& gpus);

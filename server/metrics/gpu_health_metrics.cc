@@ -1,20 +1,9 @@
 // File: server/metrics/gpu_health_metrics.cc
 #include "server/metrics/gpu_health_metrics.h"
 
-namespace warpwatch::server::metrics {
+#include "common/health/nagios_code.h"
 
-int NagiosCode(v1::GpuHealthState state) {
-  switch (state) {
-    case v1::GPU_HEALTH_STATE_HEALTHY:
-      return 0;
-    case v1::GPU_HEALTH_STATE_DEGRADED:
-      return 1;
-    case v1::GPU_HEALTH_STATE_FAILING:
-      return 2;
-    default:
-      return 3;
-  }
-}
+namespace warpwatch::server::metrics {
 
 GpuHealthMetrics::GpuHealthMetrics(prometheus::Registry& registry)
     : health_(prometheus::BuildGauge()

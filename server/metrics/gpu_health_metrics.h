@@ -19,9 +19,6 @@
 
 namespace warpwatch::server::metrics {
 
-// The gauge's value, and `warpwatch health --check`'s exit code, for a state (UNSPECIFIED: 3).
-int NagiosCode(v1::GpuHealthState state);
-
 // Thread-safe. `registry` must outlive the object.
 class GpuHealthMetrics {
  public:
