@@ -39,6 +39,7 @@ add_library(warpwatch_server_edge STATIC
   health/health_checker.cc
   logging/logging.cc
   metrics/server_metrics.cc
+  metrics/detail/label_text.cc
   metrics/detail/rpc_interceptor.cc
   runtime/server_runtime.cc
   runtime/served_methods.cc

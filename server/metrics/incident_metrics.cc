@@ -1,19 +1,11 @@
 // File: server/metrics/incident_metrics.cc
 #include "server/metrics/incident_metrics.h"
 
-#include <algorithm>
-#include <cctype>
+#include "server/metrics/detail/label_text.h"
 
 namespace warpwatch::server::metrics {
-namespace {
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-}  // namespace
+using detail::LowerLabel;
 
 IncidentMetrics::IncidentMetrics(prometheus::Registry& registry)
     : open_(prometheus::BuildGauge()
@@ -33,8 +25,8 @@ void IncidentMetrics::SetOpen(const std::vector<incidents::OpenIncident>& open) 
   std::map<Labels, double> now;
   for (const incidents::OpenIncident& i : open) {
     now[{{"incident", std::to_string(i.id)},
-         {"kind", Lower(i.kind)},
-         {"cause", Lower(i.cause_class)},
+         {"kind", LowerLabel(i.kind)},
+         {"cause", LowerLabel(i.cause_class)},
          {"modelName", i.gpu_model}}] = i.confirmed;
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -56,9 +48,9 @@ void IncidentMetrics::SetOpen(const std::vector<incidents::OpenIncident>& open) 
 void IncidentMetrics::SetCounts(const std::vector<incidents::IncidentCount>& counts) {
   std::map<Labels, double> now;
   for (const incidents::IncidentCount& c : counts) {
-    now[{{"state", Lower(c.state)},
-         {"kind", Lower(c.kind)},
-         {"cause", Lower(c.cause_class)},
+    now[{{"state", LowerLabel(c.state)},
+         {"kind", LowerLabel(c.kind)},
+         {"cause", LowerLabel(c.cause_class)},
          {"modelName", c.gpu_model}}] += static_cast<double>(c.count);
   }
   std::lock_guard<std::mutex> lock(mu_);

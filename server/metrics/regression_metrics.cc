@@ -1,19 +1,11 @@
 // File: server/metrics/regression_metrics.cc
 #include "server/metrics/regression_metrics.h"
 
-#include <algorithm>
-#include <cctype>
+#include "server/metrics/detail/label_text.h"
 
 namespace warpwatch::server::metrics {
-namespace {
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-}  // namespace
+using detail::LowerLabel;
 
 RegressionMetrics::RegressionMetrics(prometheus::Registry& registry)
     : open_(prometheus::BuildGauge()
@@ -49,8 +41,8 @@ void RegressionMetrics::AddDetected(const std::string& gpu_model, const std::str
   detected_
       .Add({{"modelName", gpu_model},
             {"family", family},
-            {"kind", Lower(kind)},
-            {"state", Lower(state)}})
+            {"kind", LowerLabel(kind)},
+            {"state", LowerLabel(state)}})
       .Increment();
 }
 
@@ -59,8 +51,8 @@ void RegressionMetrics::SetOpen(const std::vector<RegressionCount>& counts) {
   for (const RegressionCount& c : counts) {
     now[{{"modelName", c.gpu_model},
          {"family", c.family},
-         {"kind", Lower(c.kind)},
-         {"state", Lower(c.state)}}] += static_cast<double>(c.count);
+         {"kind", LowerLabel(c.kind)},
+         {"state", LowerLabel(c.state)}}] += static_cast<double>(c.count);
   }
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [labels, value] : now) {
