@@ -75,22 +75,20 @@ StatusOr<bool> WorkerServiceImpl::Admit(detail::ParkedPoll& poll) {
   // Read the generation before claiming: a job queued after the claim's snapshot advances it, so
   // the parked poll claims again instead of missing that job.
   poll.seen = store->job_notifier().Generation();
-  ASSIGN_OR_RETURN(bool leased, Claim(poll));
-  if (!leased) {
-    // Parked next: what the parking thread matches notifications against. Unknown on an error
-    // (the poll is then woken by every notification, as before).
-    StatusOr<Claimant> claimant =
-        store->DescribeClaimant(poll.request->worker_id(), poll.request->device_uuid());
-    if (claimant.ok()) poll.claimant = std::move(*claimant);
-  }
+  // Parked next when nothing was leased: what the parking thread matches notifications against,
+  // read by the claim itself.
+  Claimant claimant;
+  ASSIGN_OR_RETURN(bool leased, Claim(poll, &claimant));
+  if (!leased) poll.claimant = std::move(claimant);
   return leased;
 }
 
-StatusOr<bool> WorkerServiceImpl::Claim(const detail::ParkedPoll& poll) {
+StatusOr<bool> WorkerServiceImpl::Claim(const detail::ParkedPoll& poll, Claimant* claimant) {
   const v1::AcquireJobRequest& request = *poll.request;
   ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
   ASSIGN_OR_RETURN(std::optional<Lease> lease,
-                   store->ClaimJob(request.worker_id(), request.device_uuid(), options_.lease));
+                   store->ClaimJob(request.worker_id(), request.device_uuid(), options_.lease,
+                                   claimant));
   if (!lease.has_value()) return false;
   if (poll.reactor->cancelled()) {
     // The worker gave up on this poll (shutting down) while the claim ran: hand the job back

@@ -102,8 +102,9 @@ class WorkerServiceImpl final
   Status CheckCaller(Store& store, const std::string& worker_id, const auth::Principal& caller);
   // A new poll's caller check and first claim (detail::AcquireParking::Admit).
   StatusOr<bool> Admit(detail::ParkedPoll& poll);
-  // One claim for a poll (detail::AcquireParking::Claim).
-  StatusOr<bool> Claim(const detail::ParkedPoll& poll);
+  // One claim for a poll (detail::AcquireParking::Claim); `claimant`, when given, receives the
+  // poll's device as ClaimJob matched it.
+  StatusOr<bool> Claim(const detail::ParkedPoll& poll, Claimant* claimant = nullptr);
   // Reports one claim's outcome to options_.on_claim_attempt; returns it unchanged.
   StatusOr<bool> Counted(bool notified, StatusOr<bool> claimed);
   grpc::Status ClaimFailure(const detail::ParkedPoll& poll, const Status& status);

@@ -38,7 +38,8 @@ constexpr const char* kHeldByRun =
 
 StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
                                                  const std::string& device_uuid,
-                                                 std::chrono::milliseconds lease_duration) {
+                                                 std::chrono::milliseconds lease_duration,
+                                                 Claimant* claimant) {
   using Result = std::optional<Lease>;
   return Run<Result>("ClaimJob", [&](pqxx::work& tx) -> StatusOr<Result> {
     pqxx::result owner = tx.exec_params(
@@ -53,6 +54,11 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
     }
     const std::string worker_labels = owner[0][0].as<std::string>();
     const std::string device_name = owner[0][1].as<std::string>();
+    if (claimant != nullptr) {
+      claimant->device_uuid = device_uuid;
+      claimant->device_name = device_name;
+      ASSIGN_OR_RETURN(claimant->worker_labels, StringMapFromJson(worker_labels));
+    }
     pqxx::result candidate = tx.exec_params(
         "SELECT j.id FROM job j WHERE j.state = 'QUEUED'"
         "   AND (j.selector_gpu_model = '' OR $1::text LIKE ww_glob_to_like(j.selector_gpu_model))"
@@ -85,24 +91,6 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
     lease.run_id = run_id;
     lease.expiry = lease.job.lease_expiry();
     return Result(std::move(lease));
-  });
-}
-
-StatusOr<Claimant> PgStore::DescribeClaimant(const std::string& worker_id,
-                                            const std::string& device_uuid) {
-  return Run<Claimant>("DescribeClaimant", [&](pqxx::work& tx) -> StatusOr<Claimant> {
-    pqxx::result owner = tx.exec_params(
-        "SELECT w.labels::text, d.name FROM worker w JOIN device d ON d.worker_id = w.id"
-        " WHERE w.id = $1 AND d.uuid = $2",
-        worker_id, device_uuid);
-    if (owner.empty()) {
-      return NotFoundError("device " + device_uuid + " is not registered to worker " + worker_id);
-    }
-    Claimant c;
-    c.device_uuid = device_uuid;
-    c.device_name = owner[0][1].as<std::string>();
-    ASSIGN_OR_RETURN(c.worker_labels, StringMapFromJson(owner[0][0].as<std::string>()));
-    return c;
   });
 }
 

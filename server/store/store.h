@@ -259,14 +259,14 @@ class Store {
   // RELEASED) less than kReleaseBackoff ago is not handed back to it, so a claim/release loop
   // cannot keep a job from the other workers (migration 0017). NOT_FOUND for an unknown worker,
   // or a device not registered to this worker.
+  // `claimant`, when given, receives what the selectors were matched against (the device's name,
+  // the worker's labels), whether or not a job was leased: what a parked poll needs to tell which
+  // notifications are for it, read in the same transaction.
   static constexpr std::chrono::milliseconds kReleaseBackoff{10000};
   virtual StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                                   const std::string& device_uuid,
-                                                  std::chrono::milliseconds lease_duration) = 0;
-  // What ClaimJob matches selectors against for device `device_uuid` of this worker (its name and
-  // the worker's labels). NOT_FOUND as ClaimJob.
-  virtual StatusOr<Claimant> DescribeClaimant(const std::string& worker_id,
-                                              const std::string& device_uuid) = 0;
+                                                  std::chrono::milliseconds lease_duration,
+                                                  Claimant* claimant = nullptr) = 0;
   // A lease is a run: the worker holds run R while R is its job's current run, the job is
   // RUNNING and leased to the worker. Every lease operation below names the run, so a run that
   // lost its lease (requeued, then claimed again as a new run, even by the same worker) can no

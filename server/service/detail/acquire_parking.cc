@@ -152,7 +152,6 @@ void AcquireParking::ClaimForWakes(std::list<ParkedPoll>& polls, uint64_t genera
         continue;
       }
       p.seen = generation;  // whatever the outcome, this claim reads the queue as of now
-      ++parked_claims_;
       StatusOr<bool> leased = claim_(p);
       if (!leased.ok()) {
         p.reactor->Finish(failure_(p, leased.status()));

@@ -94,9 +94,6 @@ class AcquireParking {
   void Park(ParkedPoll poll);
   // Polls waiting to be admitted or parked now. Thread-safe.
   size_t size() const;
-  // Claim attempts the parking thread has made for parked polls (not the arrival claims), and
-  // the notifications it handled. Thread-safe.
-  uint64_t parked_claims() const { return parked_claims_.load(); }
 
   // Longest sleep of the thread between passes: bounds how late a cancelled client, an expired
   // wait or a shutdown is answered. Notifications end the sleep at once.
@@ -127,7 +124,6 @@ class AcquireParking {
   std::list<ParkedPoll> polls_;  // guarded by mu_; the thread takes them out during a pass
   size_t in_pass_ = 0;           // guarded by mu_: polls taken out by the running pass
   std::atomic<bool> stopping_{false};
-  std::atomic<uint64_t> parked_claims_{0};
   std::thread thread_;
 
   mutable std::mutex arrivals_mu_;

@@ -54,9 +54,8 @@ class PgStore : public Store {
 
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
                                           const std::string& device_uuid,
-                                          std::chrono::milliseconds lease_duration) override;
-  StatusOr<Claimant> DescribeClaimant(const std::string& worker_id,
-                                      const std::string& device_uuid) override;
+                                          std::chrono::milliseconds lease_duration,
+                                          Claimant* claimant) override;
   StatusOr<LeaseRenewal> RecordHeartbeat(const std::string& worker_id,
                                          const std::vector<int64_t>& run_ids,
                                          std::chrono::milliseconds lease_duration) override;
