@@ -42,6 +42,11 @@ struct AnalysisConfig {
   // open unconfirmed: its GPU left the fleet (or stays busy) and a suspect must not wait forever.
   // A day: a node rebooted or drained overnight is back within it.
   std::chrono::seconds confirmation_queue_timeout{24 * 3600};
+  // Counter jobs for explanations (counter_plan.h): a worker's run whose cases have no counters at
+  // their level on its GPU queues one (its first night: the whole suite once; then only after a
+  // level change). Off: explanations of findings have counter diffs only where the timed or
+  // confirmation runs carry counters.
+  bool counter_jobs = true;
 };
 
 struct RunAnalysisSummary;  // run_analyzer.h

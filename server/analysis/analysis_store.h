@@ -274,6 +274,20 @@ class AnalysisTx {
   virtual StatusOr<int64_t> EnqueueConfirmationJob(const v1::JobSpec& spec, int64_t points_total,
                                                    const std::vector<int64_t>& regression_ids) = 0;
 
+  // Of `case_canonicals` (the claimed run's), those with a measurement carrying counters on the
+  // run's GPU from a run started after the case's series last changed level there: after the
+  // run of its latest REGRESSION or IMPROVEMENT finding on that GPU that is not NOISE, or after
+  // the time it was closed FIXED (counter_plan.h). Cases never flagged need any counter run.
+  virtual StatusOr<std::set<std::string>> CasesWithLevelCounters(
+      const std::vector<std::string>& case_canonicals) = 0;
+
+  // Queues `spec` (CounterJobSpec, counter_plan.h) as a counter job for the claimed run's GPU
+  // (selector gpu_uuid, submitted by kDetectorActor) and wakes waiting workers at commit, unless a
+  // counter job for that GPU is already QUEUED or RUNNING (its cases cover the same series at the
+  // same level: a GPU gets one counter job at a time). Returns the new job's id, 0 when none was
+  // queued.
+  virtual StatusOr<int64_t> EnqueueCounterJob(const v1::JobSpec& spec, int64_t points_total) = 0;
+
   // Replaces every change_point row of each key by its points (an empty list deletes them). For a
   // GPU-model key (device_uuid '') it also records the claimed run's start as the time the
   // model-wide change points were refreshed through (series_noise.change_points_through of the

@@ -12,20 +12,19 @@
 
 namespace warpwatch::server::analysis {
 
-v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunCase>& suspects,
-                             const std::string& device_uuid, int64_t run_id) {
+v1::JobSpec RestrictedSpec(const v1::JobSpec& original, const std::vector<RunCase>& cases,
+                           const std::string& device_uuid) {
   v1::JobSpec spec = original;
   spec.clear_families();
   spec.clear_variants();
   spec.clear_axes();
   spec.clear_selector();
   spec.mutable_selector()->set_gpu_uuid(device_uuid);
-  (*spec.mutable_labels())[kConfirmsRunLabel] = std::to_string(run_id);
 
   std::set<std::string> families;
   std::set<std::string> variants;  // "family/variant": a variant of one family only
   std::map<std::string, std::map<std::string, std::set<int64_t>>> axes;  // family -> axis -> values
-  for (const RunCase& c : suspects) {
+  for (const RunCase& c : cases) {
     families.insert(c.family);
     variants.insert(c.family + "/" + c.variant);
     for (const auto& [axis, value] : c.params) axes[c.family][axis].insert(value);
@@ -40,6 +39,14 @@ v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunC
       for (int64_t v : values) o->add_values(v);
     }
   }
+  return spec;
+}
+
+v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunCase>& suspects,
+                             const std::string& device_uuid, int64_t run_id) {
+  v1::JobSpec spec = RestrictedSpec(original, suspects, device_uuid);
+  (*spec.mutable_labels())[kConfirmsRunLabel] = std::to_string(run_id);
+  spec.mutable_measurement()->set_collect_counters(true);
   return spec;
 }
 

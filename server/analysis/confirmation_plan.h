@@ -18,13 +18,23 @@ namespace warpwatch::server::analysis {
 // Label put on confirmation jobs: the id of the run they confirm.
 inline constexpr const char* kConfirmsRunLabel = "warpwatch.confirms_run";
 
-// `original` (the suspect run's job spec) restricted to the suspect cases, on `device_uuid` only:
-// families = the suspects' families, variants = "family/variant" of each suspect (a variant of
-// that family only), one axis override per (family, axis) with the suspects' values of that axis,
+// `original` (a run's job spec) restricted to `cases`, on `device_uuid` only:
+// families = the cases' families, variants = "family/variant" of each case (a variant of that
+// family only), one axis override per (family, axis) with the cases' values of that axis,
 // selector = that GPU UUID alone (the worker labels and model glob are dropped: the UUID names the
-// device). Measurement settings, priority, attempts, timeout and labels are kept, plus
-// kConfirmsRunLabel. Within one family the axes still form a product, so suspects of one family
-// that differ in two axes bring a few extra points along; only the suspects are judged.
+// device). Measurement settings, priority, attempts, timeout and labels are kept. Within one
+// family the axes still form a product, so cases of one family that differ in two axes bring a
+// few extra points along.
+v1::JobSpec RestrictedSpec(const v1::JobSpec& original, const std::vector<RunCase>& cases,
+                           const std::string& device_uuid);
+
+// RestrictedSpec of `original` (the suspect run's job spec) to the suspects, plus
+// kConfirmsRunLabel and the counter pass (issue 26 item 3): the confirmation also measures the
+// new level's counters, which the finding's explanation diffs against the GPU's counter run of
+// the baseline level. Each point's samples are timed before its own counter pass (a suspect
+// measured after another point follows that point's counter pass: docs/regressions.md gives its
+// measured effect), and the run is a series of its own (counters on), so it never joins a nightly
+// baseline; only ResolveWithConfirmation reads its timings. Only the suspects are judged.
 // Precondition: `suspects` non-empty.
 v1::JobSpec ConfirmationSpec(const v1::JobSpec& original, const std::vector<RunCase>& suspects,
                              const std::string& device_uuid, int64_t run_id);

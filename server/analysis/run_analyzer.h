@@ -31,6 +31,7 @@ struct RunAnalysisSummary {
   int findings = 0;  // regression rows inserted (regressions, improvements, outliers)
   std::vector<InsertedFinding> inserted;  // those rows (findings of them)
   int64_t confirmation_job_id = 0;
+  int64_t counter_job_id = 0;  // counter job queued for the run's cases (counter_plan.h); 0: none
   int change_point_series = 0;  // series whose change points were replaced
   int resolved = 0;             // suspects resolved (confirmation runs)
   int attached = 0;             // cases that joined a standing finding at its level

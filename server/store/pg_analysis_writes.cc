@@ -183,7 +183,8 @@ Status PgAnalysisTx::ResolveSuspect(int64_t regression_id, const std::string& to
   return GuardPg<Status>("ResolveSuspect", [&]() -> Status {
     tx_.exec_params(
         "WITH resolved AS ("
-        "  UPDATE regression SET state = $2, confirmation_run_id = $3, updated_at = now()"
+        "  UPDATE regression SET state = $2, confirmation_run_id = $3, updated_at = now(),"
+        "    swept = false"  // explained again: the confirmation run brings the new counters
         "  WHERE id = $1 AND state = 'SUSPECTED' RETURNING id)"
         " INSERT INTO regression_event (regression_id, from_state, to_state, actor, note)"
         " SELECT id, 'SUSPECTED', $2, $4, $5 FROM resolved",

@@ -7,6 +7,7 @@
 #include "server/incidents/incident_lifecycle.h"
 #include "server/incidents/incident_vocabulary.h"
 #include "server/store/detail/conversions.h"
+#include "server/store/detail/counter_evidence.h"
 #include "server/store/detail/measurement_row.h"
 #include "server/store/detail/page_token.h"
 #include "server/store/detail/pg_incident_store_impl.h"
@@ -68,6 +69,7 @@ StatusOr<incidents::FindingEvidence> SelectEvidence(pqxx::work& tx, const v1::Re
                                          " AND m.case_canonical = $2 ORDER BY m.run_id",
                                      ids_literal, f.case_().canonical());
   ASSIGN_OR_RETURN(e.baseline_measurements, MeasurementsFromRows(base, base.size(), false));
+  RETURN_IF_ERROR(SelectCounterRuns(tx, f.id(), &e));
   return e;
 }
 
@@ -105,6 +107,10 @@ Status PgIncidentSweepTx::SaveExplanation(int64_t regression_id, const v1::Expla
 StatusOr<int64_t> PgIncidentSweepTx::JoinIncident(int64_t regression_id,
                                                   const incidents::IncidentKey& key,
                                                   const incidents::FindingOrigin& origin) {
+  // A finding swept again (its confirmation came in) that stays in its incident is no event.
+  const pqxx::result joined =
+      tx_.exec_params("SELECT coalesce(incident_id, 0) FROM regression WHERE id = $1", regression_id);
+  const int64_t joined_before = joined.empty() ? 0 : joined[0][0].as<int64_t>();
   pqxx::result r = tx_.exec_params(
       "INSERT INTO incident (kind, gpu_model, window_key, schedule_run_id, night, cause_key)"
       " VALUES ($1, $2, $3, nullif($4::bigint, 0), $5::date, $6)"
@@ -120,7 +126,7 @@ StatusOr<int64_t> PgIncidentSweepTx::JoinIncident(int64_t regression_id,
         "INSERT INTO incident_event (incident_id, from_state, to_state, actor, note)"
         " VALUES ($1, '', $2, $3, $4)",
         id, std::string(incidents::kIncidentOpen), std::string(kDetector), "opened by " + finding);
-  } else if (incidents::Closed(state)) {
+  } else if (incidents::Closed(state) && joined_before != id) {
     RETURN_IF_ERROR(MoveIncident(id, state, incidents::kIncidentReopened,
                                  finding + " joined after the incident was closed"));
   }

@@ -8,6 +8,45 @@
 #include "server/incidents/explain/time_split.h"
 
 namespace warpwatch::server::incidents {
+namespace {
+
+bool AnyCounters(const std::vector<v1::Measurement>& measurements) {
+  for (const v1::Measurement& m : measurements) {
+    if (!m.counters().empty()) return true;
+  }
+  return false;
+}
+
+// The counter diff from the timed measurements where they have counters, else from the counter
+// runs apart; records which runs the counters came from in `e`.
+CounterDiff DiffCountersOf(const FindingEvidence& evidence, const std::vector<v1::Measurement>& base,
+                           const v1::Measurement& now, v1::Explanation* e) {
+  std::vector<v1::Measurement> base_side;
+  if (AnyCounters(base)) {
+    base_side = base;
+    for (const v1::Measurement& m : base) {
+      if (!m.counters().empty()) e->add_counter_baseline_run_ids(m.run_id());
+    }
+  } else if (evidence.baseline_counters) {
+    base_side.push_back(evidence.baseline_counters->measurement);
+    e->add_counter_baseline_run_ids(evidence.baseline_counters->run_id);
+  }
+  const v1::Measurement* now_side = &now;
+  if (!now.counters().empty()) {
+    e->set_counter_run_id(evidence.finding.run_id());
+  } else if (evidence.new_counters) {
+    now_side = &evidence.new_counters->measurement;
+    e->set_counter_run_id(evidence.new_counters->run_id);
+  }
+  CounterDiff diff = DiffCounters(base_side, *now_side);
+  if (!diff.counters.empty() || diff.note.rfind("counters equal", 0) == 0) return diff;
+  // No diff: the runs named above stay only where both sides had counters.
+  e->clear_counter_baseline_run_ids();
+  e->set_counter_run_id(0);
+  return diff;
+}
+
+}  // namespace
 
 v1::Explanation Explain(const FindingEvidence& evidence) {
   const v1::Regression& f = evidence.finding;
@@ -36,7 +75,7 @@ v1::Explanation Explain(const FindingEvidence& evidence) {
   } else {
     for (v1::AttributeDifference& d : DiffAttributes(base, now)) *e.add_attributes() = std::move(d);
     *e.mutable_time() = SplitTime(timing, base, now);
-    CounterDiff counters = DiffCounters(base, now);
+    CounterDiff counters = DiffCountersOf(evidence, base, now, &e);
     for (v1::CounterDifference& d : counters.counters) *e.add_counters() = std::move(d);
     e.set_counters_note(counters.note);
   }

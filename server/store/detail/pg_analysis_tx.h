@@ -57,6 +57,9 @@ class PgAnalysisTx : public analysis::AnalysisTx {
   StatusOr<v1::JobSpec> JobSpecOfRun() override;
   StatusOr<int64_t> EnqueueConfirmationJob(const v1::JobSpec& spec, int64_t points_total,
                                            const std::vector<int64_t>& regression_ids) override;
+  StatusOr<std::set<std::string>> CasesWithLevelCounters(
+      const std::vector<std::string>& case_canonicals) override;
+  StatusOr<int64_t> EnqueueCounterJob(const v1::JobSpec& spec, int64_t points_total) override;
   Status ReplaceChangePoints(
       const std::map<analysis::SeriesKey, std::vector<analysis::StoredChangePoint>>& by_series)
       override;

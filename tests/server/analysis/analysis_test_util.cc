@@ -95,6 +95,7 @@ int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions&
     m.set_throttled_fraction(p.throttled);
     m.mutable_stats()->set_median(p.median);
     m.set_median_sm_clock_mhz(p.clock_mhz);
+    for (const auto& [name, value] : p.counters) (*m.mutable_counters())[name] = value;
     for (double x : p.samples) m.add_samples_seconds(x);
     for (int i = 0; p.samples.empty() && i < 20; ++i) {
       m.add_samples_seconds(p.median * (1 + (i - 9.5) * 1e-4));

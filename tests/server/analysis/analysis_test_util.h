@@ -35,6 +35,7 @@ struct Point {
   bool verified = true;
   double throttled = 0;         // fraction
   std::vector<double> samples;  // raw samples to store; empty: 20 samples around the median
+  std::map<std::string, double> counters;  // CUPTI counters of the point (a counter pass)
 };
 
 // "family/variant?k=v&..." with keys sorted, as the engine writes case keys.

@@ -103,6 +103,54 @@ TEST(ExplainerTest, CountersOnBothSidesBecomeEvidence) {
   EXPECT_TRUE(found);
 }
 
+// Nightly runs skip the counter pass: the counters come from the GPU's counter run at the baseline
+// level and from the confirmation run, each named in the explanation.
+TEST(ExplainerTest, CountersOfRunsApartAreDiffedAndNamedWhereTheTimedRunsHaveNone) {
+  FindingEvidence e = Slowdown(0.06, 0.06);
+  e.baseline_counters = CounterRun{7, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
+  (*e.baseline_counters->measurement.mutable_counters())[kDram] = 84;
+  e.new_counters = CounterRun{12, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
+  (*e.new_counters->measurement.mutable_counters())[kDram] = 71;
+  const v1::Explanation x = Explain(e);
+  ASSERT_EQ(x.counters_size(), 1);
+  EXPECT_EQ(x.counters(0).counter(), kDram);
+  EXPECT_DOUBLE_EQ(x.counters(0).baseline(), 84);
+  EXPECT_DOUBLE_EQ(x.counters(0).new_value(), 71);
+  ASSERT_EQ(x.counter_baseline_run_ids_size(), 1);
+  EXPECT_EQ(x.counter_baseline_run_ids(0), 7);
+  EXPECT_EQ(x.counter_run_id(), 12);
+}
+
+TEST(ExplainerTest, TheTimedRunsOwnCountersGoAheadOfRunsApart) {
+  FindingEvidence e = Slowdown(0.06, 0.06);
+  for (size_t i = 0; i < e.baseline_measurements.size(); ++i) {
+    e.baseline_measurements[i].set_run_id(static_cast<int64_t>(i) + 1);
+    (*e.baseline_measurements[i].mutable_counters())[kDram] = 80;
+  }
+  (*e.measurement->mutable_counters())[kDram] = 60;
+  e.baseline_counters = CounterRun{7, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
+  (*e.baseline_counters->measurement.mutable_counters())[kDram] = 84;
+  e.new_counters = CounterRun{12, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
+  (*e.new_counters->measurement.mutable_counters())[kDram] = 71;
+  const v1::Explanation x = Explain(e);
+  ASSERT_EQ(x.counters_size(), 1);
+  EXPECT_DOUBLE_EQ(x.counters(0).baseline(), 80);
+  EXPECT_DOUBLE_EQ(x.counters(0).new_value(), 60);
+  EXPECT_EQ(x.counter_baseline_run_ids_size(), 3);
+  EXPECT_EQ(x.counter_run_id(), 10);
+}
+
+TEST(ExplainerTest, ACounterRunOnOneSideOnlyGivesTheNoteAndNamesNoRuns) {
+  FindingEvidence e = Slowdown(0.06, 0.06);
+  e.new_counters = CounterRun{12, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
+  (*e.new_counters->measurement.mutable_counters())[kDram] = 71;
+  const v1::Explanation x = Explain(e);
+  EXPECT_EQ(x.counters_size(), 0);
+  EXPECT_NE(x.counters_note().find("the baseline runs have no counters"), std::string::npos);
+  EXPECT_EQ(x.counter_baseline_run_ids_size(), 0);
+  EXPECT_EQ(x.counter_run_id(), 0);
+}
+
 TEST(ExplainerTest, WithoutTheNewMeasurementItSaysItIsGone) {
   FindingEvidence e = Slowdown(0.05, 0.05);
   e.measurement.reset();
