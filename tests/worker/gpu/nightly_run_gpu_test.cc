@@ -153,8 +153,9 @@ class NightlyRunGpuTest : public ::testing::Test {
 // multiply.
 TEST_F(NightlyRunGpuTest, EveryNightlyPointIsMeasuredWithItsKernelsNamesTimeAndClocks) {
   const WorkerRun run = RunWorker("--counters");
-  ASSERT_EQ(run.process.exit_code, kRunExitOk) << Tail(run.process.text);
   ASSERT_TRUE(run.parse_error.empty()) << run.parse_error << "\n" << Tail(run.process.text);
+  // A FAILED point exits 3: the points below say which.
+  EXPECT_EQ(run.process.exit_code, kRunExitOk) << Tail(run.process.text);
   const std::vector<std::string> planned = PlannedKeys(RunOptions{});
   ASSERT_FALSE(planned.empty());
   ASSERT_EQ(MeasuredKeys(run.result), planned) << "the run did not measure the nightly plan";
@@ -162,7 +163,8 @@ TEST_F(NightlyRunGpuTest, EveryNightlyPointIsMeasuredWithItsKernelsNamesTimeAndC
   int ok = 0, copies_only = 0;
   for (const v1::Measurement& m : run.result.measurements()) {
     const std::string key = m.case_().canonical();
-    ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << key << ": " << m.error();
+    EXPECT_EQ(m.status(), v1::POINT_STATUS_OK) << key << ": " << m.error();
+    if (m.status() != v1::POINT_STATUS_OK) continue;
     ++ok;
     EXPECT_TRUE(m.verified()) << key;
     ExpectSamplesClocksAndStop(m);
@@ -182,8 +184,8 @@ TEST_F(NightlyRunGpuTest, EveryNightlyPointIsMeasuredWithItsKernelsNamesTimeAndC
 // final one, and the counter pass files each launch under its own kernel.
 TEST_F(NightlyRunGpuTest, TheBookReductionsNameBothTheirKernelsLaunchByLaunch) {
   const WorkerRun run = RunWorker("--counters --family reduce --variant unrolling8");
-  ASSERT_EQ(run.process.exit_code, kRunExitOk) << Tail(run.process.text);
-  ASSERT_TRUE(run.parse_error.empty()) << run.parse_error;
+  ASSERT_TRUE(run.parse_error.empty()) << run.parse_error << "\n" << Tail(run.process.text);
+  EXPECT_EQ(run.process.exit_code, kRunExitOk) << Tail(run.process.text);
   ASSERT_GE(run.result.measurements_size(), 1);
   for (const v1::Measurement& m : run.result.measurements()) {
     ASSERT_EQ(m.status(), v1::POINT_STATUS_OK) << Explain(m);
@@ -210,8 +212,8 @@ TEST_F(NightlyRunGpuTest, TheRunFileReadsBackAsTheRunItRecorded) {
   const WorkerRun run = RunWorker(
       "--counters --family reduce --family memory.coalescing --variant reduce/unrolling8 "
       "--variant memory.coalescing/memcpy");
-  ASSERT_EQ(run.process.exit_code, kRunExitOk) << Tail(run.process.text);
-  ASSERT_TRUE(run.parse_error.empty()) << run.parse_error;
+  ASSERT_TRUE(run.parse_error.empty()) << run.parse_error << "\n" << Tail(run.process.text);
+  EXPECT_EQ(run.process.exit_code, kRunExitOk) << Tail(run.process.text);
   RunOptions options;
   options.families = {"reduce", "memory.coalescing"};
   options.variants = {"reduce/unrolling8", "memory.coalescing/memcpy"};
