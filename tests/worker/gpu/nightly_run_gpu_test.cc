@@ -49,9 +49,8 @@ WorkerRun RunWorker(const std::string& flags) {
     return run;
   }
   const std::string out = std::string(dir) + "/run.json";
-  run.process =
-      RunShellCommand(std::string(WARPWATCH_WORKER_PATH) + " run " + flags + " --out " + out +
-                      " 2>&1");
+  run.process = RunShellCommand(std::string(WARPWATCH_WORKER_PATH) + " run " + flags + " --out " +
+                                out + " 2>&1");
   std::ifstream in(out);
   std::stringstream text;
   text << in.rdbuf();
@@ -136,8 +135,8 @@ void ExpectNamedKernelsWithTheirOwnTime(const v1::Measurement& m) {
     EXPECT_FALSE(m.times_disagree())
         << key << ": headline " << m.stats().median() * 1e6 << " us, kernels "
         << m.kernel_median_seconds() * 1e6 << " us, traced events "
-        << m.traced_event_median_seconds() * 1e6 << " us, tracing cost "
-        << m.tracing_cost() * 100 << " %";
+        << m.traced_event_median_seconds() * 1e6 << " us, tracing cost " << m.tracing_cost() * 100
+        << " %";
   }
 }
 
