@@ -158,6 +158,14 @@ TEST_F(NightlyRunGpuTest, EveryNightlyPointIsMeasuredWithItsKernelsNamesTimeAndC
   const std::vector<std::string> planned = PlannedKeys(RunOptions{});
   ASSERT_FALSE(planned.empty());
   ASSERT_EQ(MeasuredKeys(run.result), planned) << "the run did not measure the nightly plan";
+  // The clock the samples were judged against (never the maximum by assumption where NVML can
+  // say: application clocks the operator set are the setting).
+  const v1::RunEnvironment& env = run.result.environment();
+  if (env.clock_source() == "nvml") {
+    EXPECT_GT(env.sm_clock_setting_mhz(), 0) << env.ShortDebugString();
+    EXPECT_TRUE(env.sm_clock_policy() == "boost" || env.sm_clock_policy() == "applications")
+        << env.ShortDebugString();
+  }
 
   int ok = 0, copies_only = 0;
   for (const v1::Measurement& m : run.result.measurements()) {
