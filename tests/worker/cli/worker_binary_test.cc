@@ -2,7 +2,6 @@
 // catalog (implemented families plain, the others "(not built)"), `run` exits 2 with a clear
 // message. WARPWATCH_WORKER_PATH is the binary under test.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -10,28 +9,17 @@
 
 #include "common/catalog/catalog.h"
 #include "kernels/core/family.h"
+#include "tests/worker/support/shell_command.h"
 #include "worker/device/device_info.h"
 #include "worker/executor/process_executor.h"
 
 namespace warpwatch::worker {
 namespace {
 
-struct Output {
-  int exit_code = -1;
-  std::string text;  // stdout and stderr
-};
+using Output = CommandOutput;  // stdout and stderr
 
 Output RunBinary(const std::string& args) {
-  Output out;
-  std::string command = std::string(WARPWATCH_WORKER_PATH) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.text.append(buf, n);
-  int status = pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  return RunShellCommand(std::string(WARPWATCH_WORKER_PATH) + " " + args + " 2>&1");
 }
 
 // The line that heads `family` in the listing: its name at the start of a line, then a space

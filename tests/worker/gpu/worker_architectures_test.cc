@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/worker/support/shell_command.h"
+
 namespace {
 
 // CMAKE_CUDA_ARCHITECTURES entries: "90-real" is code, "121-virtual" PTX, "121" both.
@@ -24,17 +26,6 @@ void ExpectedArchitectures(std::map<int, bool>* real, std::map<int, bool>* ptx) 
   }
 }
 
-std::string RunCommand(const std::string& command, int* status) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  *status = ::pclose(pipe);
-  return out;
-}
-
 TEST(WorkerArchitectures, TheWorkerCarriesCodeForEveryBuiltArchitecture) {
   if (::access(WW_CUOBJDUMP, X_OK) != 0) {
     std::printf("skipped: %s is missing (install the toolkit's cuobjdump to check the "
@@ -45,11 +36,10 @@ TEST(WorkerArchitectures, TheWorkerCarriesCodeForEveryBuiltArchitecture) {
   ExpectedArchitectures(&want_real, &want_ptx);
   ASSERT_FALSE(want_real.empty()) << "no architecture in '" << WW_CMAKE_CUDA_ARCHITECTURES << "'";
 
-  int status = -1;
-  const std::string listing = RunCommand(std::string(WW_CUOBJDUMP) + " --list-elf --list-ptx '" +
-                                      WARPWATCH_WORKER_PATH + "' 2>&1",
-                                  &status);
-  ASSERT_EQ(status, 0) << listing;
+  const warpwatch::worker::CommandOutput out = warpwatch::worker::RunShellCommand(
+      std::string(WW_CUOBJDUMP) + " --list-elf --list-ptx '" + WARPWATCH_WORKER_PATH + "' 2>&1");
+  const std::string& listing = out.text;
+  ASSERT_EQ(out.exit_code, 0) << listing;
   // "ELF file    1: warpwatch-worker.1.sm_90.cubin", "PTX file    1: warpwatch-worker.1.sm_121.ptx"
   const std::regex elf(R"(^ELF file\s+\d+:.*\.sm_(\d+)[a-z]?\.cubin\s*$)");
   const std::regex ptx(R"(^PTX file\s+\d+:.*\.sm_(\d+)[a-z]?\.ptx\s*$)");
