@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <utility>
+
 #include "tests/kernels/kernel_test_support.h"
 
 namespace warpwatch::kernels {
