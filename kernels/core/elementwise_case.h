@@ -38,9 +38,9 @@ inline Status FillSeeded(uint8_t* d_out, size_t n, cudaStream_t stream) {
 // may capture the family's own configuration by value; none is called before Setup.
 template <typename In, typename Out>
 struct ElementwiseSpec {
-  std::string key;              // the point's canonical key: names buffers and Verify's messages
-  size_t in_count = 0;          // elements of the input buffer
-  size_t out_count = 0;         // elements of the output buffer
+  std::string key;       // the point's canonical key: names buffers and Verify's messages
+  size_t in_count = 0;   // elements of the input buffer
+  size_t out_count = 0;  // elements of the output buffer
   std::string in_name = "input";
 
   // Fills the input on `stream` (enqueued; Setup waits). Default: FillSeeded with kSeed.
@@ -58,8 +58,8 @@ struct ElementwiseSpec {
   std::function<std::vector<int64_t>()> sample;
   std::function<std::vector<Out>(const std::vector<int64_t>& picked)> reference_at;
 
-  LaunchShape shape;            // of run's kernel; function nullptr when it launches none of ours
-  Work work;                    // useful work of one run
+  LaunchShape shape;  // of run's kernel; function nullptr when it launches none of ours
+  Work work;          // useful work of one run
 };
 
 // The Case an ElementwiseSpec describes. Setup allocates both buffers, fills the input, zeroes the

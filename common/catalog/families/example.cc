@@ -12,8 +12,9 @@ FamilyInfo ExampleGridStride() {
   FamilyInfo f;
   f.name = "example.grid_stride";
   f.guide_section = "none (example family, docs/adding-a-family.md)";
-  f.lesson = "a grid-stride loop over one wave of resident blocks streams as fast as one thread "
-             "per element";
+  f.lesson =
+      "a grid-stride loop over one wave of resident blocks streams as fast as one thread "
+      "per element";
   f.variants = {
       {"one_per_thread", "out[i] = 2*in[i] + 1, one element per thread, ceil(n / block) blocks",
        false, false},

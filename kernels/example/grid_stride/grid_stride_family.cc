@@ -33,9 +33,9 @@ class GridStrideFamily : public Family {
     if (p.variant == GridStrideLoop::kGridStride) {
       // One wave: as many blocks as the SMs hold at once (threads and the block limit decide
       // for a kernel this small), fewer when n needs fewer.
-      const int per_sm = std::max(1, std::min(prop.maxBlocksPerMultiProcessor,
-                                              prop.maxThreadsPerMultiProcessor /
-                                                  static_cast<int>(launch.block)));
+      const int per_sm =
+          std::max(1, std::min(prop.maxBlocksPerMultiProcessor,
+                               prop.maxThreadsPerMultiProcessor / static_cast<int>(launch.block)));
       launch.grid = GridStrideBlocks(p.n, launch.block, per_sm, prop.multiProcessorCount);
     }
     const GridStrideLoop loop = p.variant;

@@ -26,9 +26,8 @@ __global__ void GridStrideLoopKernel(const float* __restrict__ in, float* __rest
 }  // namespace
 
 const void* GridStrideKernel(GridStrideLoop loop) {
-  return loop == GridStrideLoop::kGridStride
-             ? reinterpret_cast<const void*>(&GridStrideLoopKernel)
-             : reinterpret_cast<const void*>(&OnePerThreadKernel);
+  return loop == GridStrideLoop::kGridStride ? reinterpret_cast<const void*>(&GridStrideLoopKernel)
+                                             : reinterpret_cast<const void*>(&OnePerThreadKernel);
 }
 
 Status LaunchGridStrideScale(GridStrideLoop loop, const float* d_in, float* d_out, int64_t n,

@@ -46,9 +46,7 @@ class ConstantFamily : public Family {
     s.run = [access, n, launch](const float* d_table, float* d_out, cudaStream_t stream) {
       return LaunchConstantReads(access, d_table, d_out, n, launch.grid, launch.block, stream);
     };
-    s.reference = [access, n, launch] {
-      return ConstantReference(access, n, launch.block, kSeed);
-    };
+    s.reference = [access, n, launch] { return ConstantReference(access, n, launch.block, kSeed); };
     s.shape = launch.ShapeOf(ConstantKernel(access));
     // The table reads are the work (each feeds one FMA); the only DRAM traffic is the output.
     s.work.bytes = sizeof(float) * static_cast<double>(n);

@@ -16,7 +16,11 @@ namespace {
 // Variant -> bytes per word.
 const VariantTable<int>& Variants() {
   static const auto& table = NewVariantTable<int>({
-      {"w1", 1}, {"w2", 2}, {"w4", 4}, {"w8", 8}, {"w16", 16},
+      {"w1", 1},
+      {"w2", 2},
+      {"w4", 4},
+      {"w8", 8},
+      {"w16", 16},
   });
   return table;
 }
@@ -37,8 +41,7 @@ class VectorWidthFamily : public Family {
     s.key = p.key;
     s.in_count = static_cast<size_t>(bytes);
     s.out_count = static_cast<size_t>(bytes);
-    s.run = [word_bytes, bytes, launch](const uint8_t* d_in, uint8_t* d_out,
-                                         cudaStream_t stream) {
+    s.run = [word_bytes, bytes, launch](const uint8_t* d_in, uint8_t* d_out, cudaStream_t stream) {
       return LaunchVectorCopy(word_bytes, d_in, d_out, bytes, launch.grid, launch.block, stream);
     };
     s.reference = [bytes] { return VectorWidthReference(bytes, kSeed); };

@@ -116,9 +116,10 @@ TEST(ExpandSpecTest, GlobsNeverSelectOptInFamiliesAndTheirNameDoes) {
     }
     for (const Point& p : *points) EXPECT_NE(p.family, "example.grid_stride") << pattern;
   }
-  EXPECT_EQ(Keys(Spec({"example.grid_stride"})),
-            (std::vector<std::string>{"example.grid_stride/one_per_thread?block_size=256&n=16777216",
-                                      "example.grid_stride/grid_stride?block_size=256&n=16777216"}));
+  EXPECT_EQ(
+      Keys(Spec({"example.grid_stride"})),
+      (std::vector<std::string>{"example.grid_stride/one_per_thread?block_size=256&n=16777216",
+                                "example.grid_stride/grid_stride?block_size=256&n=16777216"}));
 }
 
 TEST(ExpandSpecTest, TestOnlyFamilyIsSelectedByExactName) {

@@ -63,12 +63,13 @@ TEST(GridStrideFamily, EveryNightlyPointIsAcceptedWithTheLaunchItAsks) {
 TEST(GridStrideFamily, ABlockAboveTheDeviceMaximumIsSkippedAndAnUnknownVariantRefused) {
   const Family* family = FindImplementation("example.grid_stride");
   ASSERT_NE(family, nullptr);
-  auto too_big = family->MakeCase(
-      MakePoint("example.grid_stride", "grid_stride", {{"block_size", 2048}}), FakeH100Properties());
+  auto too_big =
+      family->MakeCase(MakePoint("example.grid_stride", "grid_stride", {{"block_size", 2048}}),
+                       FakeH100Properties());
   ASSERT_FALSE(too_big.ok());
   EXPECT_EQ(too_big.status().code(), StatusCode::kFailedPrecondition);
-  auto unknown = family->MakeCase(MakePoint("example.grid_stride", "no_such_variant"),
-                                  FakeH100Properties());
+  auto unknown =
+      family->MakeCase(MakePoint("example.grid_stride", "no_such_variant"), FakeH100Properties());
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().code(), StatusCode::kInvalidArgument);
 }
