@@ -7,8 +7,6 @@
 #
 # WARPWATCH_BUILD_TARGETS (space-separated) builds those targets instead of all; each must exist
 # (deploy/quickstart.sh: the server, the CLI and, on a GPU host, the worker).
-# WARPWATCH_BUILD_TARGET builds one target instead of all when that target exists, and all when it
-# does not (tests/run.sh: warpwatch_cuda_tree).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${WARPWATCH_BUILD_DIR:-$root/build}
@@ -32,8 +30,5 @@ if [ -n "${WARPWATCH_BUILD_TARGETS:-}" ]; then
       { echo "build.sh: error: no target '$t' in $build (WARPWATCH_BUILD_TARGETS)" >&2; exit 1; }
     target+=(--target "$t")
   done
-elif [ -n "${WARPWATCH_BUILD_TARGET:-}" ] &&
-    ninja -C "$build" -t query "$WARPWATCH_BUILD_TARGET" >/dev/null 2>&1; then
-  target=(--target "$WARPWATCH_BUILD_TARGET")
 fi
 cmake --build "$build" -j "$jobs" "${target[@]}"

@@ -6,7 +6,8 @@
 # of CPU against 21.1 s with -g, and a third of the object size, so links are faster too).
 # Any ASan, UBSan or LeakSanitizer report fails the test that hit it (tests/sanitizers/).
 # Extra arguments go to ctest (e.g. tests/run_sanitized.sh -R store). Deploy tests (scripts, no
-# C++ of ours under test but the server) run in tests/run.sh's CUDA tree instead.
+# C++ of ours under test but the server) run in tests/run.sh's tree only. CI (.ci/run) runs this
+# after tests/run.sh.
 #
 # WARPWATCH_ASAN_BUILD_DIR overrides build-asan/; WARPWATCH_SKIP_DEPS=1 skips deploy/install-deps.sh
 # (tests/run.sh has run it already).

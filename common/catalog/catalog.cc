@@ -40,7 +40,8 @@ std::vector<FamilyInfo>* BuildFamilies() {
       MemoryAllocationChurn(),
       MemoryManaged(),
       Matmul(),
-      TestingFault(),  // test-only families last
+      ExampleGridStride(),  // opt-in families after the suite
+      TestingFault(),       // test-only families last
   };
   for (FamilyInfo& f : *families) f.counters.push_back(kAchievedOccupancyCounter);
   return families;

@@ -54,6 +54,9 @@ struct FamilyInfo {
   // region launches no kernel of ours (cudaMemcpy, transfers) the engine reports it as absent.
   std::vector<std::string> counters;
   bool test_only = false;          // exists for tests (a faulting family); not in the nightly suite
+  // Runs only where a job names it: no glob selects it, so it is not in the nightly suite (`*`).
+  // For families a user adds to try out before they join the suite (docs/adding-a-family.md).
+  bool opt_in = false;
   // What a sample's time covers when it is more than the kernels Run() launches (copies,
   // allocations, page migration, device-side launches); empty for kernel-only families. Such a
   // family's event time differs from its kernels' CUPTI time by design, so the engine does not
@@ -68,7 +71,7 @@ struct FamilyInfo {
 inline constexpr const char* kAchievedOccupancyCounter =
     "sm__warps_active.avg.pct_of_peak_sustained_active";
 
-// Every family, in kernel-suite.md order, followed by test-only families. Immutable; thread-safe.
+// Every family: the suite's in kernel-suite.md order, then opt-in families, then test-only ones. Immutable; thread-safe.
 // Built on first use (safe to call during other translation units' static initialisation) and
 // never destroyed.
 const std::vector<FamilyInfo>& Families();

@@ -49,7 +49,8 @@ std::string AppliesTo(const AxisInfo& a) {
 
 void AppendFamily(const FamilyInfo& f, std::string* md) {
   std::string& out = *md;
-  out += "## " + f.name + (f.test_only ? " (test only)" : "") + "\n\n";
+  out +=
+      "## " + f.name + (f.test_only ? " (test only)" : "") + (f.opt_in ? " (opt-in)" : "") + "\n\n";
   out += "Guide: " + f.guide_section + ".  \nLesson: " + f.lesson + ".\n\n";
   out += "| variant | description | role |\n|---|---|---|\n";
   for (const VariantInfo& v : f.variants) {
@@ -86,8 +87,9 @@ std::string CatalogMarkdown(const std::string& command) {
          kAchievedOccupancyCounter + "`).\n\n";
   out += "| family | guide | lesson |\n|---|---|---|\n";
   for (const FamilyInfo& f : Families()) {
-    out += "| [" + f.name + "](#" + Anchor(f.name) + (f.test_only ? "-test-only" : "") + ") | " +
-           Cell(f.guide_section) + " | " + Cell(f.lesson) + " |\n";
+    out += "| [" + f.name + "](#" + Anchor(f.name) + (f.test_only ? "-test-only" : "") +
+           (f.opt_in ? "-opt-in" : "") + ") | " + Cell(f.guide_section) + " | " + Cell(f.lesson) +
+           " |\n";
   }
   out += "\n";
   for (const FamilyInfo& f : Families()) AppendFamily(f, &out);

@@ -33,7 +33,8 @@ StatusOr<std::vector<size_t>> SelectFamilies(const v1::JobSpec& spec) {
     if (pattern.empty()) return InvalidArgumentError(Field("families", i) + ": empty");
     bool matched = false;
     for (size_t f = 0; f < all.size(); ++f) {
-      bool hit = IsGlob(pattern) ? !all[f].test_only && GlobMatch(pattern, all[f].name)
+      const bool globbable = !all[f].test_only && !all[f].opt_in;
+      bool hit = IsGlob(pattern) ? globbable && GlobMatch(pattern, all[f].name)
                                  : all[f].name == pattern;
       if (hit) selected[f] = matched = true;
     }

@@ -58,6 +58,9 @@ FamilyInfo DynamicParallelism();
 // families/matmul.cc
 FamilyInfo Matmul();
 
+// families/example.cc (opt_in: docs/adding-a-family.md walks through it)
+FamilyInfo ExampleGridStride();
+
 // families/testing.cc (test_only)
 FamilyInfo TestingFault();
 

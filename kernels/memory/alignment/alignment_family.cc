@@ -1,18 +1,12 @@
-// memory.alignment: the Family/Case classes (axes, launch configuration, verification). The
-// kernel is in alignment_kernels.cu.
+// memory.alignment: variants, axes and verification on the elementwise case template
+// (kernels/core/elementwise_case.h). The kernel is in alignment_kernels.cu.
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
-#include "kernels/core/cuda_check.h"
-#include "kernels/core/device_buffer.h"
-#include "kernels/core/family.h"
+#include "kernels/core/elementwise_case.h"
 #include "kernels/core/launch_limits.h"
-#include "kernels/core/point_params.h"
-#include "kernels/core/seeded_fill.h"
-#include "kernels/core/seeded_values.h"
-#include "kernels/core/verify.h"
+#include "kernels/core/point_1d.h"
 #include "kernels/memory/alignment/alignment_kernels.h"
 #include "kernels/memory/alignment/alignment_reference.h"
 
@@ -21,66 +15,13 @@ namespace {
 
 enum class Variant { kAligned, kMisaligned };
 
-const std::vector<std::pair<std::string_view, Variant>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, Variant>>{
+const VariantTable<Variant>& Variants() {
+  static const auto& table = NewVariantTable<Variant>({
       {"aligned", Variant::kAligned},
       {"misaligned", Variant::kMisaligned},
-  };
-  return *table;
+  });
+  return table;
 }
-
-struct Config {
-  std::string key;
-  int64_t n = 0;
-  int64_t offset = 0;
-  unsigned block = 256;
-  unsigned grid = 1;
-};
-
-class AlignmentCase : public Case {
- public:
-  explicit AlignmentCase(Config config) : c_(std::move(config)) {}
-
-  Status Setup(cudaStream_t stream) override {
-    const size_t in_count = static_cast<size_t>(c_.n + kAlignmentMaxOffset);
-    RETURN_IF_ERROR(d_in_.Allocate(in_count, c_.key + " input"));
-    RETURN_IF_ERROR(d_out_.Allocate(static_cast<size_t>(c_.n), c_.key + " output"));
-    RETURN_IF_ERROR(FillSeededFloats(d_in_.get(), in_count, kSeed, stream));
-    // A known non-answer in the output, so a kernel that writes nothing fails Verify.
-    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_out_.get(), 0, d_out_.bytes(), stream));
-    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
-    return OkStatus();
-  }
-
-  Status Run(cudaStream_t stream) override {
-    return LaunchAlignmentCopy(d_in_.get(), d_out_.get(), c_.n, c_.offset, c_.grid, c_.block,
-                               stream);
-  }
-
-  VerifyResult Verify(cudaStream_t stream) override {
-    return VerifyDeviceOutput(d_out_, AlignmentReference(c_.n, c_.offset, kSeed), c_.key, stream);
-  }
-
-  LaunchShape Shape() const override {
-    LaunchShape shape;
-    shape.function = AlignmentKernel();
-    shape.grid = dim3(c_.grid);
-    shape.block = dim3(c_.block);
-    return shape;
-  }
-
-  // n floats read and n written, wherever the read starts.
-  Work work() const override {
-    Work w;
-    w.bytes = 2.0 * sizeof(float) * static_cast<double>(c_.n);
-    return w;
-  }
-
- private:
-  Config c_;
-  DeviceBuffer<float> d_in_;
-  DeviceBuffer<float> d_out_;
-};
 
 class AlignmentFamily : public Family {
  public:
@@ -88,24 +29,32 @@ class AlignmentFamily : public Family {
 
   StatusOr<std::unique_ptr<Case>> MakeCase(const catalog::Point& point,
                                            const cudaDeviceProp& prop) const override {
-    ASSIGN_OR_RETURN(const Variant variant, LookupVariant(point, Variants()));
-    Config c;
-    c.key = point.Canonical();
-    ASSIGN_OR_RETURN(c.n, AxisValue(point, "n"));
-    if (variant == Variant::kMisaligned) {
-      ASSIGN_OR_RETURN(c.offset, AxisValue(point, "offset"));
-      if (c.offset > kAlignmentMaxOffset) {
-        return InvalidArgumentError(c.key +
+    ASSIGN_OR_RETURN(const Point1D<Variant> p, ReadPoint1D(point, Variants()));
+    int64_t offset = 0;
+    if (p.variant == Variant::kMisaligned) {
+      ASSIGN_OR_RETURN(offset, AxisValue(point, "offset"));
+      if (offset > kAlignmentMaxOffset) {
+        return InvalidArgumentError(p.key +
                                     ": offset must be <= " + std::to_string(kAlignmentMaxOffset));
       }
     }
     RETURN_IF_ERROR(CheckDeviceMemory(
-        sizeof(float) * (2.0 * static_cast<double>(c.n) + kAlignmentMaxOffset), prop));
-    ASSIGN_OR_RETURN(const int64_t block, AxisValue(point, "block_size"));
-    RETURN_IF_ERROR(CheckBlock(dim3(static_cast<unsigned>(block)), prop));
-    c.block = static_cast<unsigned>(block);
-    ASSIGN_OR_RETURN(c.grid, GridFor(c.n, block * kAlignmentElementsPerThread, prop));
-    return std::unique_ptr<Case>(std::make_unique<AlignmentCase>(std::move(c)));
+        sizeof(float) * (2.0 * static_cast<double>(p.n) + kAlignmentMaxOffset), prop));
+    ASSIGN_OR_RETURN(const Launch1D launch,
+                     ReadLaunch1D(point, p.n, kAlignmentElementsPerThread, prop));
+    const int64_t n = p.n;
+    ElementwiseSpec<float, float> s;
+    s.key = p.key;
+    s.in_count = static_cast<size_t>(n + kAlignmentMaxOffset);
+    s.out_count = static_cast<size_t>(n);
+    s.run = [n, offset, launch](const float* d_in, float* d_out, cudaStream_t stream) {
+      return LaunchAlignmentCopy(d_in, d_out, n, offset, launch.grid, launch.block, stream);
+    };
+    s.reference = [n, offset] { return AlignmentReference(n, offset, kSeed); };
+    s.shape = launch.ShapeOf(AlignmentKernel());
+    // n floats read and n written, wherever the read starts.
+    s.work.bytes = 2.0 * sizeof(float) * static_cast<double>(n);
+    return MakeElementwiseCase(std::move(s));
   }
 };
 

@@ -1,88 +1,26 @@
-// memory.constant: the Family/Case classes (axes, table upload, verification). The kernels are in
+// memory.constant: variants, axes, the table upload and verification on the elementwise case
+// template (kernels/core/elementwise_case.h): the case's input is the table. The kernels are in
 // constant_kernels.cu.
 #include <memory>
-#include <string>
 #include <utility>
-#include <vector>
 
-#include "kernels/core/cuda_check.h"
-#include "kernels/core/device_buffer.h"
-#include "kernels/core/family.h"
+#include "kernels/core/elementwise_case.h"
 #include "kernels/core/launch_limits.h"
-#include "kernels/core/point_params.h"
-#include "kernels/core/seeded_fill.h"
-#include "kernels/core/seeded_values.h"
-#include "kernels/core/verify.h"
+#include "kernels/core/point_1d.h"
 #include "kernels/memory/constant/constant_kernels.h"
 #include "kernels/memory/constant/constant_reference.h"
 
 namespace warpwatch::kernels {
 namespace {
 
-const std::vector<std::pair<std::string_view, ConstantAccess>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, ConstantAccess>>{
+const VariantTable<ConstantAccess>& Variants() {
+  static const auto& table = NewVariantTable<ConstantAccess>({
       {"constant_uniform", ConstantAccess::kConstantUniform},
       {"constant_divergent", ConstantAccess::kConstantDivergent},
       {"global_divergent", ConstantAccess::kGlobalDivergent},
-  };
-  return *table;
+  });
+  return table;
 }
-
-struct Config {
-  std::string key;
-  ConstantAccess access = ConstantAccess::kConstantUniform;
-  int64_t n = 0;
-  unsigned block = 256;
-  unsigned grid = 1;
-};
-
-class ConstantCase : public Case {
- public:
-  explicit ConstantCase(Config config) : c_(std::move(config)) {}
-
-  // The global table is the source of the __constant__ one, so both hold the same words.
-  Status Setup(cudaStream_t stream) override {
-    RETURN_IF_ERROR(d_table_.Allocate(kConstantTableWords, c_.key + " table"));
-    RETURN_IF_ERROR(d_out_.Allocate(static_cast<size_t>(c_.n), c_.key + " output"));
-    RETURN_IF_ERROR(FillSeededFloats(d_table_.get(), d_table_.size(), kSeed, stream));
-    RETURN_IF_ERROR(UploadConstantTable(d_table_.get(), stream));
-    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_out_.get(), 0, d_out_.bytes(), stream));
-    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
-    return OkStatus();
-  }
-
-  Status Run(cudaStream_t stream) override {
-    return LaunchConstantReads(c_.access, d_table_.get(), d_out_.get(), c_.n, c_.grid, c_.block,
-                               stream);
-  }
-
-  VerifyResult Verify(cudaStream_t stream) override {
-    return VerifyDeviceOutput(d_out_, ConstantReference(c_.access, c_.n, c_.block, kSeed), c_.key,
-                              stream);
-  }
-
-  LaunchShape Shape() const override {
-    LaunchShape shape;
-    shape.function = ConstantKernel(c_.access);
-    shape.grid = dim3(c_.grid);
-    shape.block = dim3(c_.block);
-    return shape;
-  }
-
-  // The table reads are the work (each feeds one FMA); the only DRAM traffic is the output.
-  Work work() const override {
-    const double n = static_cast<double>(c_.n);
-    Work w;
-    w.bytes = sizeof(float) * n;
-    w.flops = 2.0 * kConstantReads * n;
-    return w;
-  }
-
- private:
-  Config c_;
-  DeviceBuffer<float> d_table_;
-  DeviceBuffer<float> d_out_;
-};
 
 class ConstantFamily : public Family {
  public:
@@ -90,16 +28,30 @@ class ConstantFamily : public Family {
 
   StatusOr<std::unique_ptr<Case>> MakeCase(const catalog::Point& point,
                                            const cudaDeviceProp& prop) const override {
-    Config c;
-    ASSIGN_OR_RETURN(c.access, LookupVariant(point, Variants()));
-    c.key = point.Canonical();
-    ASSIGN_OR_RETURN(c.n, AxisValue(point, "n"));
-    RETURN_IF_ERROR(CheckDeviceMemory(sizeof(float) * static_cast<double>(c.n), prop));
-    ASSIGN_OR_RETURN(const int64_t block, AxisValue(point, "block_size"));
-    RETURN_IF_ERROR(CheckBlock(dim3(static_cast<unsigned>(block)), prop));
-    c.block = static_cast<unsigned>(block);
-    ASSIGN_OR_RETURN(c.grid, GridFor(c.n, block, prop));
-    return std::unique_ptr<Case>(std::make_unique<ConstantCase>(std::move(c)));
+    ASSIGN_OR_RETURN(const Point1D<ConstantAccess> p, ReadPoint1D(point, Variants()));
+    RETURN_IF_ERROR(CheckDeviceMemory(sizeof(float) * static_cast<double>(p.n), prop));
+    ASSIGN_OR_RETURN(const Launch1D launch, ReadLaunch1D(point, p.n, 1, prop));
+    const ConstantAccess access = p.variant;
+    const int64_t n = p.n;
+    ElementwiseSpec<float, float> s;
+    s.key = p.key;
+    s.in_name = "table";
+    s.in_count = kConstantTableWords;
+    s.out_count = static_cast<size_t>(n);
+    // The global table is the source of the __constant__ one, so both hold the same words.
+    s.fill = [](float* d_table, size_t count, cudaStream_t stream) -> Status {
+      RETURN_IF_ERROR(FillSeededFloats(d_table, count, kSeed, stream));
+      return UploadConstantTable(d_table, stream);
+    };
+    s.run = [access, n, launch](const float* d_table, float* d_out, cudaStream_t stream) {
+      return LaunchConstantReads(access, d_table, d_out, n, launch.grid, launch.block, stream);
+    };
+    s.reference = [access, n, launch] { return ConstantReference(access, n, launch.block, kSeed); };
+    s.shape = launch.ShapeOf(ConstantKernel(access));
+    // The table reads are the work (each feeds one FMA); the only DRAM traffic is the output.
+    s.work.bytes = sizeof(float) * static_cast<double>(n);
+    s.work.flops = 2.0 * kConstantReads * static_cast<double>(n);
+    return MakeElementwiseCase(std::move(s));
   }
 };
 

@@ -90,18 +90,27 @@ TEST(FindFamilyTest, FindVariantAndFindAxis) {
   EXPECT_EQ(f->FindAxis("nope"), nullptr);
 }
 
-TEST(CatalogTest, SuiteFamiliesAppearOnceInKernelSuiteOrderThenTestOnly) {
+TEST(CatalogTest, SuiteFamiliesAppearOnceInKernelSuiteOrderThenOptInThenTestOnly) {
   std::vector<std::string> suite;
+  std::vector<std::string> opt_in;
+  bool seen_opt_in = false;
   bool seen_test_only = false;
   for (const FamilyInfo& f : Families()) {
+    EXPECT_FALSE(f.test_only && f.opt_in) << f.name;
     if (f.test_only) {
       seen_test_only = true;
+    } else if (f.opt_in) {
+      EXPECT_FALSE(seen_test_only) << f.name << " follows a test-only family";
+      seen_opt_in = true;
+      opt_in.push_back(f.name);
     } else {
       EXPECT_FALSE(seen_test_only) << f.name << " follows a test-only family";
+      EXPECT_FALSE(seen_opt_in) << f.name << " follows an opt-in family";
       suite.push_back(f.name);
     }
   }
   EXPECT_EQ(suite, kSuite);
+  EXPECT_EQ(opt_in, std::vector<std::string>{"example.grid_stride"});
 }
 
 TEST(CatalogTest, FamiliesIsTheSameObjectEveryCall) { EXPECT_EQ(&Families(), &Families()); }

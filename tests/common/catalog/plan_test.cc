@@ -106,6 +106,22 @@ TEST(ExpandSpecTest, GlobsNeverSelectTestOnlyFamilies) {
   EXPECT_EQ(Error(Spec({"testing.*"})), "spec.families[0]: \"testing.*\" matches no family");
 }
 
+TEST(ExpandSpecTest, GlobsNeverSelectOptInFamiliesAndTheirNameDoes) {
+  for (std::string pattern : {"*", "example.*", "*.grid_stride"}) {
+    StatusOr<std::vector<Point>> points = ExpandSpec(Spec({pattern}), PlanLimits{1 << 20});
+    if (!points.ok()) {
+      EXPECT_EQ(points.status().message(),
+                "spec.families[0]: \"" + pattern + "\" matches no family");
+      continue;
+    }
+    for (const Point& p : *points) EXPECT_NE(p.family, "example.grid_stride") << pattern;
+  }
+  EXPECT_EQ(
+      Keys(Spec({"example.grid_stride"})),
+      (std::vector<std::string>{"example.grid_stride/one_per_thread?block_size=256&n=16777216",
+                                "example.grid_stride/grid_stride?block_size=256&n=16777216"}));
+}
+
 TEST(ExpandSpecTest, TestOnlyFamilyIsSelectedByExactName) {
   std::vector<std::string> keys = Keys(Spec({"testing.fault"}, {"trap"}));
   EXPECT_EQ(keys, (std::vector<std::string>{"testing.fault/trap?n=1048576"}));
@@ -245,7 +261,7 @@ TEST(ExpandSpecTest, NightlySuiteStaysSmall) {
   // A few minutes per GPU at well under a second per point.
   EXPECT_LE(points->size(), 400u);
   size_t suite_families = 0;
-  for (const FamilyInfo& f : Families()) suite_families += !f.test_only;
+  for (const FamilyInfo& f : Families()) suite_families += !f.test_only && !f.opt_in;
   EXPECT_GE(points->size(), 2 * suite_families);
 }
 

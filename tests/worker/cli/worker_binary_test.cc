@@ -61,6 +61,17 @@ TEST(WorkerBinary, EveryFamilyIsImplementedOrMarkedNotBuilt) {
   for (const std::string& name : built) EXPECT_NE(catalog::FindFamily(name), nullptr) << name;
 }
 
+TEST(WorkerBinary, TheExampleFamilyIsListedBuiltAndOptIn) {
+  Output out = RunBinary("list");
+  ASSERT_EQ(out.exit_code, 0) << out.text;
+  EXPECT_EQ(HeaderLine(out.text, "example.grid_stride"),
+            "example.grid_stride (opt-in: runs when a job names it)")
+      << out.text;
+  EXPECT_NE(out.text.find("    grid_stride [recommended]  the same, each thread striding"),
+            std::string::npos)
+      << out.text;
+}
+
 TEST(WorkerBinary, RunWithoutAGpuExitsTwoWithAClearMessage) {
   if (CudaDeviceCount().ok()) {
     GTEST_SKIP() << "a CUDA device is present: this test is for machines without one";

@@ -1,0 +1,59 @@
+// CPU-only tests of kernels/core/elementwise_case.h: what MakeElementwiseCase refuses and what
+// the built case reports before Setup (the GPU side runs in every migrated family's GPU test).
+#include "kernels/core/elementwise_case.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace warpwatch::kernels {
+namespace {
+
+ElementwiseSpec<float, float> CompleteSpec() {
+  ElementwiseSpec<float, float> s;
+  s.key = "memory.coalescing/copy?n=4";
+  s.in_count = s.out_count = 4;
+  s.run = [](const float*, float*, cudaStream_t) { return OkStatus(); };
+  s.reference = [] { return std::vector<float>(4, 1.0f); };
+  s.shape.grid = dim3(3);
+  s.shape.block = dim3(128);
+  s.work.bytes = 32;
+  s.work.flops = 4;
+  return s;
+}
+
+TEST(MakeElementwiseCase, ACompleteSpecGivesACaseReportingItsShapeAndWork) {
+  StatusOr<std::unique_ptr<Case>> made = MakeElementwiseCase(CompleteSpec());
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  EXPECT_EQ((*made)->Shape().grid.x, 3u);
+  EXPECT_EQ((*made)->Shape().block.x, 128u);
+  EXPECT_EQ((*made)->work().bytes, 32);
+  EXPECT_EQ((*made)->work().flops, 4);
+  EXPECT_FALSE((*made)->hot());
+  EXPECT_FALSE((*made)->host_synchronous());
+}
+
+TEST(MakeElementwiseCase, ASpecWithoutRunIsAnInternalError) {
+  ElementwiseSpec<float, float> s = CompleteSpec();
+  s.run = nullptr;
+  StatusOr<std::unique_ptr<Case>> made = MakeElementwiseCase(std::move(s));
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.status().code(), StatusCode::kInternal);
+}
+
+TEST(MakeElementwiseCase, ASpecWithoutAReferenceOrWithHalfASampleIsAnInternalError) {
+  ElementwiseSpec<float, float> s = CompleteSpec();
+  s.reference = nullptr;
+  EXPECT_EQ(MakeElementwiseCase(s).status().code(), StatusCode::kInternal);
+  s.sample = [] { return std::vector<int64_t>{0, 3}; };
+  EXPECT_EQ(MakeElementwiseCase(s).status().code(), StatusCode::kInternal);
+  s.reference_at = [](const std::vector<int64_t>& picked) {
+    return std::vector<float>(picked.size(), 1.0f);
+  };
+  EXPECT_TRUE(MakeElementwiseCase(s).ok());
+}
+
+}  // namespace
+}  // namespace warpwatch::kernels
