@@ -281,6 +281,13 @@ class AnalysisTx {
   virtual StatusOr<std::set<std::string>> CasesWithLevelCounters(
       const std::vector<std::string>& case_canonicals) = 0;
 
+  // Marks for a new explanation (unswept) the standing findings of `case_canonicals` on the
+  // claimed run's GPU (REGRESSION or IMPROVEMENT, SUSPECTED, OPEN or ACKNOWLEDGED, from a run that
+  // started no later than the claimed one) whose explanation has no counters yet: the claimed run
+  // measured those cases with the counter pass (a counter job's run, or an uploaded counter run),
+  // so the incident sweep can diff them now. Returns how many were marked.
+  virtual StatusOr<int> ReexplainWithCounters(const std::vector<std::string>& case_canonicals) = 0;
+
   // Queues `spec` (CounterJobSpec, counter_plan.h) as a counter job for the claimed run's GPU
   // (selector gpu_uuid, submitted by kDetectorActor) and wakes waiting workers at commit, unless a
   // counter job for that GPU is already QUEUED or RUNNING (its cases cover the same series at the

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/series/comparable_series.h"
 #include "server/analysis/confirmation_plan.h"
 #include "server/analysis/counter_plan.h"
 #include "server/analysis/finding_builder.h"
@@ -170,6 +171,14 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
     ++summary.resolved;
   }
   return summary;
+}
+
+// Whether the run was measured with the counter pass (its series carry "counters=on").
+bool RunHasCounters(const std::vector<RunCase>& cases) {
+  for (const RunCase& c : cases) {
+    if (series::SettingsKeyOf(c.series_id).find("counters=on") != std::string::npos) return true;
+  }
+  return false;
 }
 
 // The counter job of a worker's run (counter_plan.h): its measured cases without counters at
@@ -381,6 +390,13 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
         {findings[i].kind, findings[i].state, findings[i].family, findings[i].gpu_model});
   }
   RETURN_IF_ERROR(tx.RecordCoverage(summary.coverage));
+  if (RunHasCounters(cases)) {
+    std::vector<std::string> measured;
+    for (const RunCase& c : cases) {
+      if (c.point.ok) measured.push_back(c.case_canonical);
+    }
+    RETURN_IF_ERROR(tx.ReexplainWithCounters(measured).status());
+  }
   if (config.counter_jobs && run.job_id != 0) {
     ASSIGN_OR_RETURN(summary.counter_job_id,
                      QueueCounterJob(tx, cases, spec ? suspects : std::vector<RunCase>()));

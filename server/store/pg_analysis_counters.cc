@@ -43,6 +43,22 @@ StatusOr<std::set<std::string>> PgAnalysisTx::CasesWithLevelCounters(
       });
 }
 
+StatusOr<int> PgAnalysisTx::ReexplainWithCounters(
+    const std::vector<std::string>& case_canonicals) {
+  if (case_canonicals.empty() || run_.device_uuid.empty()) return 0;
+  return GuardPg<StatusOr<int>>("ReexplainWithCounters", [&]() -> StatusOr<int> {
+    const pqxx::result r = tx_.exec_params(
+        "UPDATE regression g SET swept = false FROM run r"
+        " WHERE r.id = g.run_id AND g.device_uuid = $1 AND g.case_canonical = ANY($2::text[])"
+        "   AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
+        "   AND g.state IN ('SUSPECTED', 'OPEN', 'ACKNOWLEDGED') AND g.swept"
+        "   AND r.started_at <= (SELECT started_at FROM run WHERE id = $3)"
+        "   AND coalesce(g.explanation->>'counter_run_id', '0') = '0'",
+        run_.device_uuid, TextArrayLiteral(case_canonicals), run_.run_id);
+    return static_cast<int>(r.affected_rows());
+  });
+}
+
 StatusOr<int64_t> PgAnalysisTx::EnqueueCounterJob(const v1::JobSpec& spec, int64_t points_total) {
   v1::JobSpec stored = spec;
   if (stored.max_attempts() <= 0) stored.set_max_attempts(kDefaultMaxAttempts);

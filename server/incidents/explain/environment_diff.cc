@@ -103,6 +103,14 @@ void AddTextDifference(const std::string& field, v1::DifferenceArea area,
   out.push_back(std::move(d));
 }
 
+// A label names the software (the job's git_sha, build ids, a test code-generation option)
+// except the worker's test-only contention labels (test_contention_*: docs/operations.md), which
+// say the GPU was loaded by a generator beside the suite: a condition of the run, not its code.
+v1::DifferenceArea LabelArea(const std::string& key) {
+  return key.rfind("test_contention_", 0) == 0 ? v1::DIFFERENCE_AREA_CONDITIONS
+                                                : v1::DIFFERENCE_AREA_SOFTWARE;
+}
+
 }  // namespace
 
 std::vector<v1::EnvironmentDifference> DiffEnvironments(const std::vector<Env>& baseline,
@@ -127,7 +135,7 @@ std::vector<v1::EnvironmentDifference> DiffEnvironments(const std::vector<Env>& 
       values.insert(it == e.labels().end() ? "" : it->second);
     }
     auto it = now.labels().find(key);
-    AddTextDifference("labels." + key, v1::DIFFERENCE_AREA_SOFTWARE, values,
+    AddTextDifference("labels." + key, LabelArea(key), values,
                       it == now.labels().end() ? "" : it->second, out);
   }
   for (const NumericField& f : NumericFields()) {

@@ -60,6 +60,7 @@ class PgAnalysisTx : public analysis::AnalysisTx {
   StatusOr<std::set<std::string>> CasesWithLevelCounters(
       const std::vector<std::string>& case_canonicals) override;
   StatusOr<int64_t> EnqueueCounterJob(const v1::JobSpec& spec, int64_t points_total) override;
+  StatusOr<int> ReexplainWithCounters(const std::vector<std::string>& case_canonicals) override;
   Status ReplaceChangePoints(
       const std::map<analysis::SeriesKey, std::vector<analysis::StoredChangePoint>>& by_series)
       override;

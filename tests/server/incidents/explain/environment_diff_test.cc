@@ -56,6 +56,22 @@ TEST(EnvironmentDiffTest, AGitShaLabelAndBuiltArchitecturesAreSoftware) {
   EXPECT_EQ(archs->area(), v1::DIFFERENCE_AREA_SOFTWARE);
 }
 
+// The worker's test-only contention says the GPU was loaded beside the suite: a condition of the
+// run, never a software change (issue 26 item 4(b)); a test code-generation build is software.
+TEST(EnvironmentDiffTest, ContentionLabelsAreConditionsAndACodegenLabelIsSoftware) {
+  v1::RunEnvironment now = Env("580");
+  (*now.mutable_labels())["test_contention_gib"] = "1";
+  (*now.mutable_labels())["build_test_codegen"] = "kernels/x.cu=-maxrregcount=32";
+  const auto diffs = DiffEnvironments({Env("580")}, now);
+  const v1::EnvironmentDifference* gib = Find(diffs, "labels.test_contention_gib");
+  ASSERT_NE(gib, nullptr);
+  EXPECT_EQ(gib->area(), v1::DIFFERENCE_AREA_CONDITIONS);
+  const v1::EnvironmentDifference* codegen = Find(diffs, "labels.build_test_codegen");
+  ASSERT_NE(codegen, nullptr);
+  EXPECT_EQ(codegen->area(), v1::DIFFERENCE_AREA_SOFTWARE);
+  EXPECT_EQ(Find(diffs, "labels.git_sha"), nullptr);
+}
+
 TEST(EnvironmentDiffTest, StartClockWithinTwoPercentOfTheBaselineIsNoDifference) {
   v1::RunEnvironment near = Env("580");
   near.set_sm_clock_mhz_start(1965);
