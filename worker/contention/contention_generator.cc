@@ -14,7 +14,7 @@ constexpr size_t kMiB = size_t{1} << 20;
 constexpr size_t kWord = 16;               // the copy moves 16-byte words
 constexpr size_t kProbeBytes = 64 * kMiB;  // calibration copy, before scaling to the target
 constexpr size_t kMinBufferBytes = 64 * kMiB;
-constexpr int kSourceByte = 0x3c;          // the source's fill; the destination starts at 0
+constexpr int kSourceByte = 0x3c;             // the source's fill; the destination starts at 0
 constexpr size_t kReadBackBytes = 64 * kMiB;  // VerifyCopied reads the destination in pieces
 
 // Makes `device` current for the scope; puts the caller's device back.
@@ -215,8 +215,8 @@ StatusOr<size_t> ContentionGenerator::VerifyCopied() {
     CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
     for (size_t k = 0; k < n; ++k) {
       if (h_dst[k] != kSourceByte) {
-        return InternalError("contention: destination byte " + std::to_string(begin + k) +
-                             " is " + std::to_string(h_dst[k]) + ", not the source's " +
+        return InternalError("contention: destination byte " + std::to_string(begin + k) + " is " +
+                             std::to_string(h_dst[k]) + ", not the source's " +
                              std::to_string(kSourceByte) + " (" + std::to_string(covered) +
                              " bytes copied)");
       }

@@ -24,8 +24,10 @@ bool Within(double v, double lo, double hi) { return std::isfinite(v) && v >= lo
 
 std::string_view ContentionEngineName(ContentionEngine engine) {
   switch (engine) {
-    case ContentionEngine::kKernel: return "kernel";
-    case ContentionEngine::kCopy: return "copy";
+    case ContentionEngine::kKernel:
+      return "kernel";
+    case ContentionEngine::kCopy:
+      return "copy";
   }
   return "?";
 }

@@ -36,9 +36,9 @@ inline constexpr const char* kContentionGibLabel = "test_contention_gib";
 inline constexpr const char* kContentionDutyLabel = "test_contention_duty";
 inline constexpr const char* kContentionEngineLabel = "test_contention_engine";
 
-// What moves the bytes. kKernel: a copy kernel (2 blocks x 256 threads per SM), which holds SM slots
-// besides the bandwidth, so SM-bound families slow too. kCopy: cudaMemcpyAsync device to device,
-// which the driver hands to a copy engine rather than the SMs, so that mostly the HBM is
+// What moves the bytes. kKernel: a copy kernel (2 blocks x 256 threads per SM), which holds SM
+// slots besides the bandwidth, so SM-bound families slow too. kCopy: cudaMemcpyAsync device to
+// device, which the driver hands to a copy engine rather than the SMs, so that mostly the HBM is
 // contended (whether a given driver does so is what the GPU test ContentionGpu.* measures).
 enum class ContentionEngine { kKernel, kCopy };
 

@@ -79,11 +79,12 @@ TEST(ContentionGpu, AMemoryBoundPointIsSlowerBesideTheCopyEngineMode) {
   ContentionReport r;
   const v1::Measurement slowed = MeasureBeside(**engine, kContentionCopyPoint, kCopyEngine, &r);
   ASSERT_EQ(slowed.status(), v1::POINT_STATUS_OK) << slowed.error();
-  std::printf("copy 2^24: clean %.2f us (kernel %.2f), beside the copy engines %.2f us (kernel "
-              "%.2f); %s\n",
-              clean.stats().median() * 1e6, clean.kernel_median_seconds() * 1e6,
-              slowed.stats().median() * 1e6, slowed.kernel_median_seconds() * 1e6,
-              FormatContentionReport(r).c_str());
+  std::printf(
+      "copy 2^24: clean %.2f us (kernel %.2f), beside the copy engines %.2f us (kernel "
+      "%.2f); %s\n",
+      clean.stats().median() * 1e6, clean.kernel_median_seconds() * 1e6,
+      slowed.stats().median() * 1e6, slowed.kernel_median_seconds() * 1e6,
+      FormatContentionReport(r).c_str());
   EXPECT_GT(r.achieved_gbps(), 0);
   EXPECT_GT(slowed.stats().median(), 1.05 * clean.stats().median());
   ASSERT_TRUE(slowed.duration_note().empty()) << slowed.duration_note();
@@ -113,11 +114,12 @@ TEST(ContentionGpu, AnSmBoundPointSlowsLessBesideTheCopyEnginesThanBesideTheCopy
   ASSERT_EQ(beside_copy.status(), v1::POINT_STATUS_OK) << beside_copy.error();
   const double kernel_ratio = beside_kernel.stats().median() / clean.stats().median();
   const double copy_ratio = beside_copy.stats().median() / clean.stats().median();
-  std::printf("%s: clean %.2f us; beside the copy kernel %.2f us (x%.3f, %.0f GB/s); beside the "
-              "copy engines %.2f us (x%.3f, %.0f GB/s)\n",
-              kSmBoundPoint.Canonical().c_str(), clean.stats().median() * 1e6,
-              beside_kernel.stats().median() * 1e6, kernel_ratio, by_kernel.achieved_gbps(),
-              beside_copy.stats().median() * 1e6, copy_ratio, by_copy.achieved_gbps());
+  std::printf(
+      "%s: clean %.2f us; beside the copy kernel %.2f us (x%.3f, %.0f GB/s); beside the "
+      "copy engines %.2f us (x%.3f, %.0f GB/s)\n",
+      kSmBoundPoint.Canonical().c_str(), clean.stats().median() * 1e6,
+      beside_kernel.stats().median() * 1e6, kernel_ratio, by_kernel.achieved_gbps(),
+      beside_copy.stats().median() * 1e6, copy_ratio, by_copy.achieved_gbps());
   EXPECT_GT(by_copy.achieved_gbps(), 0);
   EXPECT_LT(copy_ratio, kernel_ratio);
 }
