@@ -207,7 +207,7 @@ StatusOr<size_t> ContentionGenerator::VerifyCopied() {
   const size_t probe = std::min(kProbeBytes, buffer_bytes_);
   const size_t looped = std::min<size_t>(static_cast<size_t>(launches_), chunks) * chunk_bytes_;
   const size_t covered = std::max({looped, probe, chunk_bytes_});
-  std::vector<unsigned char> h_dst(std::min(kReadBackBytes, covered + 1));
+  std::vector<unsigned char> h_dst(std::min(kReadBackBytes, covered));
   for (size_t begin = 0; begin < covered; begin += h_dst.size()) {
     const size_t n = std::min(h_dst.size(), covered - begin);
     CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(h_dst.data(), static_cast<const char*>(d_dst_) + begin, n,
