@@ -42,11 +42,11 @@ StatusOr<std::unique_ptr<ContentionGenerator>> StartContention(const ContentionO
   config.engine = options.effective_engine();
   ASSIGN_OR_RETURN(std::unique_ptr<ContentionGenerator> g,
                    ContentionGenerator::Start(device, config));
-  const std::string engine(ContentionEngineName(config.engine));
+  const std::string engine_name(ContentionEngineName(config.engine));
   std::fprintf(stderr,
                "warpwatch-worker exec: TEST CONTENTION on: %s copies of %.1f MiB (%.1f us alone) "
                "between two %.3f GiB buffers, duty %.2f\n",
-               engine.c_str(), static_cast<double>(g->chunk_bytes()) / (1 << 20),
+               engine_name.c_str(), static_cast<double>(g->chunk_bytes()) / (1 << 20),
                g->launch_seconds() * 1e6, *options.gib, options.effective_duty());
   return g;
 }
