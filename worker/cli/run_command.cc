@@ -61,7 +61,8 @@ int RunCommand(const RunOptions& options, const std::string& command_line,
 
   if (options.contention.enabled()) {
     err << "TEST CONTENTION: a DRAM copy between two " << *options.contention.gib
-        << " GiB buffers runs beside the suite (duty " << options.contention.effective_duty()
+        << " GiB buffers (engine " << ContentionEngineName(options.contention.effective_engine())
+        << ") runs beside the suite (duty " << options.contention.effective_duty()
         << "): every timing of this run is slowed on purpose\n";
   }
   ExecutionRequest request;

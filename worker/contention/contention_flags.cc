@@ -20,6 +20,11 @@ std::function<std::string(const std::string&)> NumberFor(const std::string& flag
   };
 }
 
+std::string EngineCheck(const std::string& text) {
+  if (ParseContentionEngine(text)) return "";
+  return std::string(kContentionEngineFlag) + "=" + text + ": must be kernel or copy";
+}
+
 }  // namespace
 
 void AddContentionFlags(CLI::App& command, ContentionOptions* o) {
@@ -35,6 +40,14 @@ void AddContentionFlags(CLI::App& command, ContentionOptions* o) {
           kContentionDutyFlag, [o](const double& v) { o->duty = v; },
           "TEST ONLY: fraction of time that copy runs, 0.05-1 (default 1: back to back)")
       ->check(NumberFor(kContentionDutyFlag))
+      ->group("");
+  command
+      .add_option_function<std::string>(
+          kContentionEngineFlag,
+          [o](const std::string& v) { o->engine = ParseContentionEngine(v); },
+          "TEST ONLY: what copies, kernel (a copy kernel on the SMs, default) or copy "
+          "(cudaMemcpyAsync device to device: the copy engines)")
+      ->check(EngineCheck)
       ->group("");
 }
 

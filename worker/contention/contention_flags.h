@@ -10,10 +10,11 @@ class App;
 
 namespace warpwatch::worker {
 
-// Adds --test-contention-gib and --test-contention-duty to `command`, hidden from --help (they
-// deliberately slow the GPU: tests and proofs only; docs/operations.md documents them). A value
-// that is not a number is CLI11's parse error; ranges are checked by ValidateContentionOptions
-// after parsing. `options` must outlive parsing.
+// Adds --test-contention-gib, --test-contention-duty and --test-contention-engine to `command`,
+// hidden from --help (they deliberately slow the GPU: tests and proofs only; docs/operations.md
+// documents them). A value that is not a number, or an engine other than kernel|copy, is CLI11's
+// parse error naming the flag; ranges are checked by ValidateContentionOptions after parsing.
+// `options` must outlive parsing.
 void AddContentionFlags(CLI::App& command, ContentionOptions* options);
 
 }  // namespace warpwatch::worker

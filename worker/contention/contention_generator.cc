@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "kernels/core/cuda_check.h"
 
@@ -13,6 +14,8 @@ constexpr size_t kMiB = size_t{1} << 20;
 constexpr size_t kWord = 16;               // the copy moves 16-byte words
 constexpr size_t kProbeBytes = 64 * kMiB;  // calibration copy, before scaling to the target
 constexpr size_t kMinBufferBytes = 64 * kMiB;
+constexpr int kSourceByte = 0x3c;             // the source's fill; the destination starts at 0
+constexpr size_t kReadBackBytes = 64 * kMiB;  // VerifyCopied reads the destination in pieces
 
 // Makes `device` current for the scope; puts the caller's device back.
 class ScopedDevice {
@@ -70,7 +73,7 @@ StatusOr<std::unique_ptr<ContentionGenerator>> ContentionGenerator::Start(
   RETURN_IF_ERROR(Allocate(g->buffer_bytes_, &g->d_src_));
   RETURN_IF_ERROR(Allocate(g->buffer_bytes_, &g->d_dst_));
   // Defined input (and every page touched) before the first copy; on the generator's stream.
-  CUDA_RETURN_IF_ERROR(cudaMemsetAsync(g->d_src_, 0x3c, g->buffer_bytes_, g->stream_));
+  CUDA_RETURN_IF_ERROR(cudaMemsetAsync(g->d_src_, kSourceByte, g->buffer_bytes_, g->stream_));
   CUDA_RETURN_IF_ERROR(cudaMemsetAsync(g->d_dst_, 0, g->buffer_bytes_, g->stream_));
   CUDA_RETURN_IF_ERROR(cudaEventCreateWithFlags(&g->timing_start_, cudaEventBlockingSync));
   CUDA_RETURN_IF_ERROR(cudaEventCreateWithFlags(&g->timing_stop_, cudaEventBlockingSync));
@@ -85,9 +88,19 @@ StatusOr<std::unique_ptr<ContentionGenerator>> ContentionGenerator::Start(
   return StatusOr<std::unique_ptr<ContentionGenerator>>(std::move(g));
 }
 
+Status ContentionGenerator::EnqueueCopy(size_t offset, size_t bytes) {
+  const char* src = static_cast<const char*>(d_src_) + offset;
+  char* dst = static_cast<char*>(d_dst_) + offset;
+  if (config_.engine == ContentionEngine::kCopy) {
+    CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_));
+    return OkStatus();
+  }
+  return LaunchStreamCopy(src, dst, bytes / kWord, shape_, stream_);
+}
+
 Status ContentionGenerator::TimedCopy(size_t bytes, double* seconds) {
   CUDA_RETURN_IF_ERROR(cudaEventRecord(timing_start_, stream_));
-  RETURN_IF_ERROR(LaunchStreamCopy(d_src_, d_dst_, bytes / kWord, shape_, stream_));
+  RETURN_IF_ERROR(EnqueueCopy(0, bytes));
   CUDA_RETURN_IF_ERROR(cudaEventRecord(timing_stop_, stream_));
   CUDA_RETURN_IF_ERROR(cudaEventSynchronize(timing_stop_));
   float ms = 0;
@@ -99,7 +112,8 @@ Status ContentionGenerator::TimedCopy(size_t bytes, double* seconds) {
 Status ContentionGenerator::Calibrate() {
   const size_t probe = std::min(kProbeBytes, buffer_bytes_);
   double seconds = 0;
-  // The first launch loads the module (lazy loading); the second is timed for real.
+  // The first copy loads the module (lazy loading) or sets up the copy engine's channel; the
+  // second is timed for real.
   RETURN_IF_ERROR(TimedCopy(probe, &seconds));
   RETURN_IF_ERROR(TimedCopy(probe, &seconds));
   if (!(seconds > 0)) return InternalError("contention: calibration copy took no time");
@@ -137,9 +151,7 @@ Status ContentionGenerator::Loop() {
     // The event of the launch `ring` back: once it completed, at most ring - 1 launches are queued.
     if (i >= static_cast<int64_t>(ring)) CUDA_RETURN_IF_ERROR(cudaEventSynchronize(slot));
     const size_t offset = static_cast<size_t>(i) % chunks * chunk_bytes_;
-    RETURN_IF_ERROR(LaunchStreamCopy(static_cast<const char*>(d_src_) + offset,
-                                     static_cast<char*>(d_dst_) + offset, chunk_bytes_ / kWord,
-                                     shape_, stream_));
+    RETURN_IF_ERROR(EnqueueCopy(offset, chunk_bytes_));
     CUDA_RETURN_IF_ERROR(cudaEventRecord(slot, stream_));
     last = slot;
     ++i;
@@ -184,6 +196,43 @@ Status ContentionGenerator::Stop(ContentionReport* report) {
   }
   *report = report_;
   return error_;
+}
+
+StatusOr<size_t> ContentionGenerator::VerifyCopied() {
+  if (!stopped_) return FailedPreconditionError("contention: VerifyCopied before Stop");
+  ScopedDevice scope(device_);
+  CUDA_RETURN_IF_ERROR(scope.status());
+  // Calibration copied [0, max(probe, chunk)); the loop's launches cover chunk after chunk.
+  const size_t chunks = std::max<size_t>(1, buffer_bytes_ / chunk_bytes_);
+  const size_t probe = std::min(kProbeBytes, buffer_bytes_);
+  const size_t looped = std::min<size_t>(static_cast<size_t>(launches_), chunks) * chunk_bytes_;
+  const size_t covered = std::max({looped, probe, chunk_bytes_});
+  std::vector<unsigned char> h_dst(std::min(kReadBackBytes, covered));
+  for (size_t begin = 0; begin < covered; begin += h_dst.size()) {
+    const size_t n = std::min(h_dst.size(), covered - begin);
+    CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(h_dst.data(), static_cast<const char*>(d_dst_) + begin, n,
+                                         cudaMemcpyDeviceToHost, stream_));
+    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
+    for (size_t k = 0; k < n; ++k) {
+      if (h_dst[k] != kSourceByte) {
+        return InternalError("contention: destination byte " + std::to_string(begin + k) + " is " +
+                             std::to_string(h_dst[k]) + ", not the source's " +
+                             std::to_string(kSourceByte) + " (" + std::to_string(covered) +
+                             " bytes copied)");
+      }
+    }
+  }
+  if (covered < buffer_bytes_) {
+    unsigned char past = kSourceByte;
+    CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(&past, static_cast<const char*>(d_dst_) + covered, 1,
+                                         cudaMemcpyDeviceToHost, stream_));
+    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
+    if (past != 0) {
+      return InternalError("contention: destination byte " + std::to_string(covered) +
+                           ", past the copies, is " + std::to_string(past) + ", not 0");
+    }
+  }
+  return covered;
 }
 
 ContentionGenerator::~ContentionGenerator() {

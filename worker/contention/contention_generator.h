@@ -2,13 +2,19 @@
 // suite runs, to slow the GPU side for real (contention_options.h says why and when).
 //
 // How: two device buffers (each much larger than L2) and a host thread that relaunches a short
-// copy between them (StreamCopyKernel, calibrated at start to ~200 us per launch) on a stream of
-// its own created with cudaStreamNonBlocking, so it never orders against the legacy default stream
+// copy between them (calibrated at start to ~200 us per launch) on a stream of its own created
+// with cudaStreamNonBlocking, so it never orders against the legacy default stream
 // nor the engine's streams. At most `max_in_flight` launches are queued (the thread waits on the
 // event of the launch max_in_flight back), so stopping waits for under a millisecond of work. It
 // never calls cudaDeviceSynchronize and never touches the legacy default stream: every wait is on
 // its own events or stream. Why in-process: a second process only time-slices with ours (measured
 // on the H100: +0.1 % at the median), while kernels of one process share the SMs and DRAM.
+//
+// The copy is one of two engines (ContentionConfig::engine): kKernel launches StreamCopyKernel (2
+// blocks x 256 threads per SM: it holds SM slots as well as bandwidth, so SM-bound cases slow too);
+// kCopy enqueues cudaMemcpyAsync device to device, which the driver runs on a copy engine, leaving
+// the SMs to the measured kernels, so that the HBM is what is contended. Both share calibration,
+// queue depth, duty cycle and report.
 //
 // What still waits for it: calls that synchronise the whole device (cudaDeviceSynchronize,
 // cudaFree, cudaMalloc of some sizes) in the engine or a case wait for the launches in flight,
@@ -30,6 +36,7 @@
 #include <vector>
 
 #include "common/status/status.h"
+#include "worker/contention/contention_options.h"
 #include "worker/contention/contention_report.h"
 #include "worker/contention/stream_copy.h"
 
@@ -41,6 +48,7 @@ struct ContentionConfig {
   double target_launch_seconds = 200e-6;  // one launch's length, alone, after calibration
   int max_in_flight = 4;                  // launches queued on the stream at most
   double period_seconds = 0.02;           // duty < 1: one burst + its idle time
+  ContentionEngine engine = ContentionEngine::kKernel;  // copy kernel or cudaMemcpyAsync
 };
 
 // Thread safety: Start, Stop and the destructor are called by one owner thread; the generator's
@@ -63,7 +71,14 @@ class ContentionGenerator {
   // second call returns the same.
   Status Stop(ContentionReport* report);
 
-  // The copy kernel, for traces (PointEngine::IgnoreKernelInTraces).
+  // Checks what the copies wrote: every byte of the destination chunks the completed copies
+  // covered holds the source's byte (the source is filled with 0x3c, the destination with 0 at
+  // Start), and the first byte past them, if any, is still 0. Returns the bytes checked.
+  // Precondition: Stop() was called (FAILED_PRECONDITION otherwise). INTERNAL naming the first
+  // wrong offset; the CUDA error of the read-back (on the generator's own stream).
+  StatusOr<size_t> VerifyCopied();
+
+  // The copy kernel, for traces (PointEngine::IgnoreKernelInTraces); in kCopy mode no kernel runs.
   static const void* Kernel() { return StreamCopyKernel(); }
   size_t chunk_bytes() const { return chunk_bytes_; }
   double launch_seconds() const { return launch_seconds_; }
@@ -72,6 +87,9 @@ class ContentionGenerator {
   using Clock = std::chrono::steady_clock;
   ContentionGenerator() = default;
   Status Calibrate();
+  // Enqueues one copy of `bytes` from d_src_ + offset to d_dst_ + offset with the configured
+  // engine on stream_, checked (the launch's error, or cudaMemcpyAsync's).
+  Status EnqueueCopy(size_t offset, size_t bytes);
   Status TimedCopy(size_t bytes, double* seconds);
   Status Loop();  // the thread's body
 

@@ -22,6 +22,23 @@ bool Within(double v, double lo, double hi) { return std::isfinite(v) && v >= lo
 
 }  // namespace
 
+std::string_view ContentionEngineName(ContentionEngine engine) {
+  switch (engine) {
+    case ContentionEngine::kKernel:
+      return "kernel";
+    case ContentionEngine::kCopy:
+      return "copy";
+  }
+  return "?";
+}
+
+std::optional<ContentionEngine> ParseContentionEngine(std::string_view name) {
+  for (ContentionEngine e : {ContentionEngine::kKernel, ContentionEngine::kCopy}) {
+    if (name == ContentionEngineName(e)) return e;
+  }
+  return std::nullopt;
+}
+
 size_t ContentionOptions::buffer_bytes() const {
   if (!gib) return 0;
   return static_cast<size_t>(std::llround(*gib * 1024.0 * 1024.0 * 1024.0));
@@ -29,9 +46,10 @@ size_t ContentionOptions::buffer_bytes() const {
 
 Status ValidateContentionOptions(const ContentionOptions& o) {
   if (!o.gib) {
-    if (o.duty) {
-      return InvalidArgumentError(std::string(kContentionDutyFlag) + " needs " +
-                                  kContentionGibFlag + " (the test-only GPU contention is off)");
+    const char* alone = o.duty ? kContentionDutyFlag : o.engine ? kContentionEngineFlag : nullptr;
+    if (alone != nullptr) {
+      return InvalidArgumentError(std::string(alone) + " needs " + kContentionGibFlag +
+                                  " (the test-only GPU contention is off)");
     }
     return OkStatus();
   }
@@ -52,12 +70,16 @@ Status ValidateContentionOptions(const ContentionOptions& o) {
 std::vector<std::string> ContentionChildArgs(const ContentionOptions& o) {
   if (!o.enabled()) return {};
   return {std::string(kContentionGibFlag) + "=" + Exact(*o.gib),
-          std::string(kContentionDutyFlag) + "=" + Exact(o.effective_duty())};
+          std::string(kContentionDutyFlag) + "=" + Exact(o.effective_duty()),
+          std::string(kContentionEngineFlag) + "=" +
+              std::string(ContentionEngineName(o.effective_engine()))};
 }
 
 std::map<std::string, std::string> ContentionLabels(const ContentionOptions& o) {
   if (!o.enabled()) return {};
-  return {{kContentionGibLabel, Exact(*o.gib)}, {kContentionDutyLabel, Exact(o.effective_duty())}};
+  return {{kContentionGibLabel, Exact(*o.gib)},
+          {kContentionDutyLabel, Exact(o.effective_duty())},
+          {kContentionEngineLabel, std::string(ContentionEngineName(o.effective_engine()))}};
 }
 
 }  // namespace warpwatch::worker

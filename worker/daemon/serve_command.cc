@@ -41,9 +41,11 @@ int RunServe(const ServeOptions& options, const ServeHooks& hooks) {
   if (options.test_contention.enabled()) {
     spdlog::warn(
         "TEST CONTENTION: every job runs beside a DRAM copy between two {} GiB buffers "
-        "(duty {}): its timings are slowed on purpose; its runs carry test_contention_* "
-        "labels",
-        *options.test_contention.gib, options.test_contention.effective_duty());
+        "(engine {}, duty {}): its timings are slowed on purpose; its runs carry "
+        "test_contention_* labels",
+        *options.test_contention.gib,
+        ContentionEngineName(options.test_contention.effective_engine()),
+        options.test_contention.effective_duty());
   }
   StatusOr<std::vector<v1::Device>> devices = hooks.list_devices();
   if (!devices.ok()) {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "worker/contention/contention_generator.h"
 #include "worker/engine/point_engine.h"
@@ -38,13 +39,15 @@ StatusOr<std::unique_ptr<ContentionGenerator>> StartContention(const ContentionO
   ContentionConfig config;
   config.buffer_bytes = options.buffer_bytes();
   config.duty = options.effective_duty();
+  config.engine = options.effective_engine();
   ASSIGN_OR_RETURN(std::unique_ptr<ContentionGenerator> g,
                    ContentionGenerator::Start(device, config));
+  const std::string engine_name(ContentionEngineName(config.engine));
   std::fprintf(stderr,
-               "warpwatch-worker exec: TEST CONTENTION on: copies of %.1f MiB (%.1f us alone) "
+               "warpwatch-worker exec: TEST CONTENTION on: %s copies of %.1f MiB (%.1f us alone) "
                "between two %.3f GiB buffers, duty %.2f\n",
-               static_cast<double>(g->chunk_bytes()) / (1 << 20), g->launch_seconds() * 1e6,
-               *options.gib, options.effective_duty());
+               engine_name.c_str(), static_cast<double>(g->chunk_bytes()) / (1 << 20),
+               g->launch_seconds() * 1e6, *options.gib, options.effective_duty());
   return g;
 }
 

@@ -134,6 +134,14 @@ TEST(RunCommand, BadTestContentionValuesAreAUsageErrorBeforeAnythingRuns) {
   EXPECT_EQ(RunCommand(duty_alone, "cmd", Hooks(&executor, 1), out2, err2), kRunExitUsage);
   EXPECT_NE(err2.str().find("--test-contention-duty needs"), std::string::npos) << err2.str();
   EXPECT_EQ(executor.requests, 0);
+
+  RunOptions engine_alone;
+  engine_alone.families = {"testing.fault"};
+  engine_alone.contention.engine = ContentionEngine::kCopy;
+  std::ostringstream out3, err3;
+  EXPECT_EQ(RunCommand(engine_alone, "cmd", Hooks(&executor, 1), out3, err3), kRunExitUsage);
+  EXPECT_NE(err3.str().find("--test-contention-engine needs"), std::string::npos) << err3.str();
+  EXPECT_EQ(executor.requests, 0);
 }
 
 // The range profiler would profile the contention copy as if it were the point's.
@@ -179,6 +187,13 @@ TEST(RunCommand, TestContentionKeepsTheSpecAndWarns) {
   EXPECT_EQ(clean_spec, slowed_spec);
   EXPECT_EQ(clean_err.find("TEST CONTENTION"), std::string::npos) << clean_err;
   EXPECT_NE(slowed_err.find("TEST CONTENTION"), std::string::npos) << slowed_err;
+  EXPECT_NE(slowed_err.find("engine kernel"), std::string::npos) << slowed_err;
+
+  RunOptions copied = slowed;
+  copied.contention.engine = ContentionEngine::kCopy;
+  std::string copied_err;
+  EXPECT_EQ(spec_of(copied, &copied_err), clean_spec);
+  EXPECT_NE(copied_err.find("engine copy"), std::string::npos) << copied_err;
 }
 
 }  // namespace

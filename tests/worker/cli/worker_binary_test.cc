@@ -115,6 +115,20 @@ TEST(WorkerBinary, RunRefusesBadTestContentionValuesWithExitOne) {
   EXPECT_NE(out.text.find("--test-contention-gib"), std::string::npos) << out.text;
 }
 
+TEST(WorkerBinary, RunRefusesAnUnknownContentionEngineNamingTheFlag) {
+  Output out =
+      RunBinary("run --family testing.fault --test-contention-gib=1 --test-contention-engine=dma");
+  EXPECT_NE(out.exit_code, 0) << out.text;
+  EXPECT_NE(out.text.find("--test-contention-engine=dma: must be kernel or copy"),
+            std::string::npos)
+      << out.text;
+  out = RunBinary("run --family testing.fault --test-contention-engine=copy");
+  EXPECT_EQ(out.exit_code, 1) << out.text;
+  EXPECT_NE(out.text.find("--test-contention-engine needs --test-contention-gib"),
+            std::string::npos)
+      << out.text;
+}
+
 TEST(WorkerBinary, ServeRefusesBadTestContentionValues) {
   Output out = RunBinary("serve --server 127.0.0.1:1 --test-contention-duty=0.5");
   EXPECT_EQ(out.exit_code, 2) << out.text;

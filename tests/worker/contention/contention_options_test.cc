@@ -50,6 +50,44 @@ TEST(ContentionFlags, DutyDefaultsToBackToBack) {
   EXPECT_DOUBLE_EQ(o.effective_duty(), 1.0);
 }
 
+TEST(ContentionFlags, EngineDefaultsToTheCopyKernel) {
+  ContentionOptions o = Parse("--test-contention-gib=1");
+  EXPECT_FALSE(o.engine.has_value());
+  EXPECT_EQ(o.effective_engine(), ContentionEngine::kKernel);
+}
+
+TEST(ContentionFlags, EngineParsesKernelAndCopy) {
+  EXPECT_EQ(Parse("--test-contention-gib=1 --test-contention-engine=copy").effective_engine(),
+            ContentionEngine::kCopy);
+  ContentionOptions kernel = Parse("--test-contention-gib=1 --test-contention-engine kernel");
+  ASSERT_TRUE(kernel.engine.has_value());
+  EXPECT_EQ(*kernel.engine, ContentionEngine::kKernel);
+}
+
+TEST(ContentionFlags, AnUnknownEngineIsAParseErrorNamingTheFlagAndTheChoices) {
+  for (const std::string args : {"--test-contention-engine=dma", "--test-contention-engine=Copy",
+                                 "--test-contention-engine=copy,kernel"}) {
+    try {
+      Parse("--test-contention-gib=1 " + args);
+      ADD_FAILURE() << args << " was accepted";
+    } catch (const CLI::ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("--test-contention-engine"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("kernel or copy"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ContentionEngineName, ParsesBackToTheSameEngine) {
+  for (ContentionEngine e : {ContentionEngine::kKernel, ContentionEngine::kCopy}) {
+    std::optional<ContentionEngine> back = ParseContentionEngine(ContentionEngineName(e));
+    ASSERT_TRUE(back.has_value()) << ContentionEngineName(e);
+    EXPECT_EQ(*back, e);
+  }
+  EXPECT_EQ(ContentionEngineName(ContentionEngine::kCopy), "copy");
+  EXPECT_FALSE(ParseContentionEngine("copy ").has_value());
+}
+
 TEST(ContentionFlags, ANonNumberIsAParseErrorNamingTheFlag) {
   for (const std::string args :
        {"--test-contention-gib=lots", "--test-contention-duty=half", "--test-contention-gib=1x"}) {
@@ -97,23 +135,53 @@ TEST(ValidateContentionOptions, RefusesADutyWithoutASize) {
   EXPECT_NE(s.message().find("needs --test-contention-gib"), std::string::npos) << s.message();
 }
 
+TEST(ValidateContentionOptions, RefusesAnEngineWithoutASize) {
+  ContentionOptions o;
+  o.engine = ContentionEngine::kCopy;
+  Status s = ValidateContentionOptions(o);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("--test-contention-engine needs --test-contention-gib"),
+            std::string::npos)
+      << s.message();
+}
+
 // The child parses what the parent passes: the values arrive exactly.
 TEST(ContentionChildArgs, ParseBackToTheSameOptions) {
   ContentionOptions o = With(0.3, 0.7);
+  o.engine = ContentionEngine::kCopy;
   std::vector<std::string> args = ContentionChildArgs(o);
-  ASSERT_EQ(args.size(), 2u);
+  ASSERT_EQ(args.size(), 3u);
   EXPECT_EQ(args[0], "--test-contention-gib=0.3");
   EXPECT_EQ(args[1], "--test-contention-duty=0.7");
-  ContentionOptions back = Parse(args[0] + " " + args[1]);
+  EXPECT_EQ(args[2], "--test-contention-engine=copy");
+  ContentionOptions back = Parse(args[0] + " " + args[1] + " " + args[2]);
   EXPECT_EQ(*back.gib, 0.3);
   EXPECT_EQ(*back.duty, 0.7);
+  EXPECT_EQ(back.effective_engine(), ContentionEngine::kCopy);
 }
 
-TEST(ContentionLabels, NameSizeAndDuty) {
+// The child runs exactly what the parent meant, also where the parent took the defaults.
+TEST(ContentionChildArgs, SpellOutTheDefaultDutyAndEngine) {
+  std::vector<std::string> args = ContentionChildArgs(With(1.0, std::nullopt));
+  ASSERT_EQ(args.size(), 3u);
+  EXPECT_EQ(args[1], "--test-contention-duty=1");
+  EXPECT_EQ(args[2], "--test-contention-engine=kernel");
+}
+
+TEST(ContentionLabels, NameSizeDutyAndEngine) {
   auto labels = ContentionLabels(With(1.0, std::nullopt));
-  ASSERT_EQ(labels.size(), 2u);
+  ASSERT_EQ(labels.size(), 3u);
   EXPECT_EQ(labels.at("test_contention_gib"), "1");
   EXPECT_EQ(labels.at("test_contention_duty"), "1");
+  EXPECT_EQ(labels.at("test_contention_engine"), "kernel");
+}
+
+TEST(ContentionLabels, SayTheCopyEnginesDidTheCopying) {
+  ContentionOptions o = With(0.5, 0.25);
+  o.engine = ContentionEngine::kCopy;
+  auto labels = ContentionLabels(o);
+  EXPECT_EQ(labels.at("test_contention_engine"), "copy");
+  EXPECT_EQ(labels.at("test_contention_gib"), "0.5");
 }
 
 }  // namespace

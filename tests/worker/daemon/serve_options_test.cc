@@ -80,10 +80,14 @@ TEST(AddServeCommand, TakesTheTestContentionFlags) {
   ServeOptions options;
   AddServeCommand(app, &options);
   EXPECT_FALSE(options.test_contention.enabled());
-  app.parse("serve --server h:1 --test-contention-gib=2 --test-contention-duty=0.25", false);
+  app.parse(
+      "serve --server h:1 --test-contention-gib=2 --test-contention-duty=0.25 "
+      "--test-contention-engine=copy",
+      false);
   ASSERT_TRUE(options.test_contention.enabled());
   EXPECT_DOUBLE_EQ(*options.test_contention.gib, 2);
   EXPECT_DOUBLE_EQ(options.test_contention.effective_duty(), 0.25);
+  EXPECT_EQ(options.test_contention.effective_engine(), ContentionEngine::kCopy);
 }
 
 TEST(AddServeCommand, RequiresTheServer) {

@@ -4,11 +4,10 @@
 // through the real `warpwatch-worker exec` child, the run's labels say it was slowed.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
+#include "tests/worker/gpu/contention_gpu_support.h"
 #include "tests/worker/gpu/gpu_test_support.h"
 #include "worker/contention/contention_generator.h"
 #include "worker/engine/point_engine.h"
@@ -17,46 +16,18 @@
 namespace warpwatch::worker {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// 2^24 floats in, 2^24 out: 128 MiB of DRAM traffic per launch, far more than any L2.
-const catalog::Point kCopy =
-    catalog::Point{"memory.coalescing", "copy", {{"n", int64_t{1} << 24}, {"block_size", 256}}};
-
-ContentionConfig Config(double gib, double duty) {
-  ContentionConfig c;
-  c.buffer_bytes = static_cast<size_t>(gib * (1 << 30));
-  c.duty = duty;
-  return c;
-}
-
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-// Lets the generator run for `seconds` (the measurement window, not a wait for an event), stops it
-// and returns its report and how long Stop took.
-ContentionReport RunFor(ContentionGenerator& g, double seconds, double* stop_seconds) {
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  ContentionReport r;
-  const Clock::time_point t0 = Clock::now();
-  Status s = g.Stop(&r);
-  *stop_seconds = Seconds(Clock::now() - t0);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  std::printf("%s; Stop took %.2f ms\n", FormatContentionReport(r).c_str(), *stop_seconds * 1e3);
-  return r;
-}
-
 TEST(ContentionGpu, MovesBytesWithinTheDevicesBandwidthAndStopsPromptly) {
   SKIP_WITHOUT_CUDA_DEVICE();
   auto device = QueryDevice(0, nullptr);
   ASSERT_TRUE(device.ok()) << device.status().ToString();
   const double peak_gbps = device->device.theoretical_bandwidth_bytes_per_second() * 1e-9;
-  auto g = ContentionGenerator::Start(0, Config(1, 1));
+  auto g = ContentionGenerator::Start(0, ContentionTestConfig(1, 1));
   ASSERT_TRUE(g.ok()) << g.status().ToString();
   // Calibrated to ~200 us: short enough for a prompt stop, long enough to amortise the launch.
   EXPECT_GT((*g)->launch_seconds(), 50e-6);
   EXPECT_LT((*g)->launch_seconds(), 1e-3);
   double stop_seconds = 0;
-  ContentionReport r = RunFor(**g, 1.0, &stop_seconds);
+  ContentionReport r = RunContentionFor(**g, 1.0, &stop_seconds);
   EXPECT_GT(r.launches, 100);
   // A floor any GPU's DRAM passes, and no more than the device can move (a wrong byte count).
   EXPECT_GT(r.achieved_gbps(), 100);
@@ -69,14 +40,17 @@ TEST(ContentionGpu, MovesBytesWithinTheDevicesBandwidthAndStopsPromptly) {
   ContentionReport again;
   EXPECT_TRUE((*g)->Stop(&again).ok());
   EXPECT_EQ(again.launches, r.launches);
+  StatusOr<size_t> checked = (*g)->VerifyCopied();
+  ASSERT_TRUE(checked.ok()) << checked.status().ToString();
+  EXPECT_GE(*checked, r.chunk_bytes);
 }
 
 TEST(ContentionGpu, HalfDutyIsBusyAboutHalfTheTime) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  auto g = ContentionGenerator::Start(0, Config(0.5, 0.5));
+  auto g = ContentionGenerator::Start(0, ContentionTestConfig(0.5, 0.5));
   ASSERT_TRUE(g.ok()) << g.status().ToString();
   double stop_seconds = 0;
-  ContentionReport r = RunFor(**g, 1.0, &stop_seconds);
+  ContentionReport r = RunContentionFor(**g, 1.0, &stop_seconds);
   EXPECT_GT(r.busy_fraction(), 0.35);
   EXPECT_LT(r.busy_fraction(), 0.65);
   EXPECT_GT(r.achieved_gbps(), 30);
@@ -87,7 +61,7 @@ TEST(ContentionGpu, BuffersThatDoNotFitAreAnErrorAndLeaveNoErrorBehind) {
   SKIP_WITHOUT_CUDA_DEVICE();
   cudaDeviceProp prop{};
   ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
-  ContentionConfig c = Config(1, 1);
+  ContentionConfig c = ContentionTestConfig(1, 1);
   c.buffer_bytes = prop.totalGlobalMem;  // two of them never fit
   auto g = ContentionGenerator::Start(0, c);
   ASSERT_FALSE(g.ok());
@@ -102,15 +76,13 @@ TEST(ContentionGpu, AMemoryBoundPointIsSlowerBesideItAndKeepsItsOwnKernels) {
   auto engine = PointEngine::Open(0);
   ASSERT_TRUE(engine.ok()) << engine.status().ToString();
   ASSERT_TRUE((*engine)->IgnoreKernelInTraces(ContentionGenerator::Kernel()).ok());
-  v1::MeasurementSettings quick;
-  quick.set_min_gpu_time_seconds(0.1);
-  const EngineSettings settings = ResolveSettings(quick);
-  const v1::Measurement clean = (*engine)->Measure(kCopy, settings).measurement;
+  const EngineSettings settings = QuickContentionSettings();
+  const v1::Measurement clean = (*engine)->Measure(kContentionCopyPoint, settings).measurement;
   ASSERT_EQ(clean.status(), v1::POINT_STATUS_OK) << clean.error();
 
-  auto g = ContentionGenerator::Start(0, Config(1, 1));
+  auto g = ContentionGenerator::Start(0, ContentionTestConfig(1, 1));
   ASSERT_TRUE(g.ok()) << g.status().ToString();
-  const v1::Measurement slowed = (*engine)->Measure(kCopy, settings).measurement;
+  const v1::Measurement slowed = (*engine)->Measure(kContentionCopyPoint, settings).measurement;
   ContentionReport r;
   ASSERT_TRUE((*g)->Stop(&r).ok()) << r.error;
   ASSERT_EQ(slowed.status(), v1::POINT_STATUS_OK) << slowed.error();
@@ -136,7 +108,7 @@ TEST(ContentionGpu, ARunThroughTheChildCarriesTheContentionLabels) {
                         "--test-contention-duty=1"};
   ProcessExecutor executor(options);
   ExecutionRequest request;
-  request.points = {kCopy};
+  request.points = {kContentionCopyPoint};
   request.settings.set_min_gpu_time_seconds(0.1);
   request.labels["git_sha"] = "abc123";
   auto result = executor.Execute(request, ExecutionCallbacks());

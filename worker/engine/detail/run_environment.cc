@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/catalog/catalog.h"
+#include "kernels/core/build_test_codegen.h"
 #include "kernels/core/cuda_architectures.h"
 #include "worker/version.h"
 
@@ -38,6 +39,9 @@ v1::RunEnvironment BuildRunEnvironment(const v1::Device& device, Telemetry& tele
       device.compute_capability_major(), device.compute_capability_minor()));
   env.set_code_architecture(kernels::CodeArchitectureFor(
       device.compute_capability_major(), device.compute_capability_minor(), built));
+  for (const auto& [k, v] : kernels::BuildTestCodegenLabels(kernels::BuildTestCodegen())) {
+    (*env.mutable_labels())[k] = v;
+  }
   return env;
 }
 
