@@ -8,7 +8,8 @@ add_library(warpwatch_server_auth STATIC
   auth/role.cc
   auth/token_digest.cc
   auth/token_file.cc
-  auth/authorizer.cc)
+  auth/authorizer.cc
+  auth/ownership.cc)
 target_include_directories(warpwatch_server_auth PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_server_auth PUBLIC warpwatch_status gRPC::grpc++
   PRIVATE OpenSSL::Crypto)

@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/auth/ownership.h"
 #include "server/logging/logging.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/validation/request_validator.h"
@@ -87,6 +88,11 @@ grpc::Status JobServiceImpl::CancelJob(grpc::ServerContext* context,
       *authorizer_, *context, kCancelJob, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(validation::ValidateCancelJob(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        // Job ids are never reused and submitted_by never changes, so reading it first decides
+        // for the job the cancel then acts on.
+        ASSIGN_OR_RETURN(const v1::Job job, store->GetJob(request->job_id()));
+        RETURN_IF_ERROR(auth::CheckCreator(caller, job.submitted_by(),
+                                           "job " + std::to_string(job.id())));
         const std::string reason =
             request->reason().empty() ? "cancelled by " + caller.name : request->reason();
         ASSIGN_OR_RETURN(*response, store->CancelJob(request->job_id(), reason));

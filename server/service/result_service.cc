@@ -126,16 +126,25 @@ grpc::ServerUnaryReactor* ResultServiceImpl::UploadRun(grpc::CallbackServerConte
       },
       [this](const auth::Principal& caller, const v1::UploadRunRequest& request,
              v1::UploadRunResponse* response) -> Status {
+        // An upload forms its uploader's own history; only an admin puts one in the fleet's.
+        if (request.fleet_history() && caller.role != auth::Role::kAdmin) {
+          return PermissionDeniedError(
+              "fleet_history: only an admin puts an upload in the fleet's history of a device; "
+              "without it the run is a baseline for your own later uploads of the device");
+        }
         ASSIGN_OR_RETURN(ParsedUpload upload, ParseUploadRun(request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
         ASSIGN_OR_RETURN(UploadedRun stored,
-                         store->StoreUploadedRun(upload.result, upload.content_sha256));
+                         store->StoreUploadedRun(upload.result, upload.content_sha256,
+                                                 Uploader{caller.name, request.fleet_history()}));
         *response->mutable_run() = std::move(stored.run);
         response->set_created(stored.created);
         response->set_measurements_stored(stored.measurements_stored);
-        spdlog::info("msg=\"run uploaded\" run_id={} created={} measurements={} by={} sha256={}",
-                     response->run().id(), stored.created, stored.measurements_stored, caller.name,
-                     upload.content_sha256);
+        spdlog::info(
+            "msg=\"run uploaded\" run_id={} created={} measurements={} by={} fleet_history={} "
+            "sha256={}",
+            response->run().id(), stored.created, stored.measurements_stored, caller.name,
+            response->run().fleet_history(), upload.content_sha256);
         return OkStatus();
       });
 }

@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/auth/ownership.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/detail/schedule_requests.h"
 
@@ -22,6 +23,13 @@ Status CheckPaging(int page_size, const std::string& page_token) {
   if (page_size < 0) return InvalidArgumentError("page_size: negative");
   if (page_token.size() > kMaxPageTokenLength) return InvalidArgumentError("page_token: too long");
   return OkStatus();
+}
+
+// Admins act on every schedule, submitters on the ones they created (server/auth/ownership.h).
+schedule::ScheduleStore::Guard CreatorGuard(const auth::Principal& caller) {
+  return [caller](const v1::Schedule& current) {
+    return auth::CheckCreator(caller, current.created_by(), "schedule \"" + current.name() + "\"");
+  };
 }
 
 }  // namespace
@@ -95,6 +103,8 @@ grpc::Status ScheduleServiceImpl::UpdateSchedule(grpc::ServerContext* context,
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
         const absl::Time now = clock_();
         auto edit = [&](const v1::Schedule& current) -> StatusOr<schedule::ScheduleWrite> {
+          RETURN_IF_ERROR(auth::CheckCreator(caller, current.created_by(),
+                                             "schedule \"" + current.name() + "\""));
           ASSIGN_OR_RETURN(v1::Schedule merged, detail::ApplyUpdateMask(
                                                     current, request->schedule(),
                                                     request->update_mask()));
@@ -114,7 +124,7 @@ grpc::Status ScheduleServiceImpl::DeleteSchedule(grpc::ServerContext* context,
       *authorizer_, *context, kDelete, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateScheduleName(request->name(), "name"));
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
-        RETURN_IF_ERROR(store->DeleteSchedule(request->name()));
+        RETURN_IF_ERROR(store->DeleteSchedule(request->name(), CreatorGuard(caller)));
         spdlog::info("msg=\"schedule deleted\" schedule={} by={}", request->name(), caller.name);
         return OkStatus();
       });
@@ -127,7 +137,8 @@ grpc::Status ScheduleServiceImpl::TriggerSchedule(grpc::ServerContext* context,
       *authorizer_, *context, kTrigger, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateScheduleName(request->name(), "name"));
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
-        ASSIGN_OR_RETURN(*response, store->TriggerSchedule(request->name(), caller.name));
+        ASSIGN_OR_RETURN(*response, store->TriggerSchedule(request->name(), caller.name,
+                                                                CreatorGuard(caller)));
         spdlog::info("msg=\"schedule triggered\" schedule={} schedule_run_id={} jobs={} by={}",
                      request->name(), response->id(), response->jobs_size(), caller.name);
         return OkStatus();

@@ -114,10 +114,20 @@ StatusOr<v1::Schedule> PgScheduleStore::UpdateSchedule(const std::string& name, 
   });
 }
 
-Status PgScheduleStore::DeleteSchedule(const std::string& name) {
+Status PgScheduleStore::DeleteSchedule(const std::string& name, const Guard& guard) {
   return Run<bool>("DeleteSchedule", [&](pqxx::work& tx) -> StatusOr<bool> {
-           pqxx::result r = tx.exec_params("DELETE FROM schedule WHERE name = $1 RETURNING id", name);
+           pqxx::result r = tx.exec_params(
+               "SELECT " + ScheduleColumns() + " FROM schedule s WHERE s.name = $1 FOR UPDATE",
+               name);
            if (r.empty()) return NotFoundError("schedule \"" + name + "\" not found");
+           // A schedule this server cannot decode is judged on its name and creator alone.
+           v1::Schedule current;
+           StatusOr<v1::Schedule> decoded = ScheduleFromRow(r[0]);
+           if (decoded.ok()) current = *decoded;
+           current.set_name(name);
+           current.set_created_by(r[0]["created_by"].as<std::string>());
+           RETURN_IF_ERROR(guard(current));
+           tx.exec_params("DELETE FROM schedule WHERE name = $1", name);
            return true;
          })
       .status();

@@ -27,9 +27,9 @@ class PgScheduleStore : public schedule::ScheduleStore {
                                                  const std::string& page_token) override;
   StatusOr<v1::Schedule> UpdateSchedule(const std::string& name, const Edit& edit,
                                         const std::string& actor) override;
-  Status DeleteSchedule(const std::string& name) override;
-  StatusOr<v1::ScheduleRun> TriggerSchedule(const std::string& name,
-                                            const std::string& actor) override;
+  Status DeleteSchedule(const std::string& name, const Guard& guard) override;
+  StatusOr<v1::ScheduleRun> TriggerSchedule(const std::string& name, const std::string& actor,
+                                            const Guard& guard) override;
   StatusOr<schedule::ScheduleRunPage> ListScheduleRuns(
       const schedule::ScheduleRunQuery& query) override;
   StatusOr<std::optional<schedule::FireOutcome>> FireNextDue(absl::Time now,
