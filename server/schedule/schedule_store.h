@@ -82,9 +82,11 @@ class ScheduleStore {
  public:
   virtual ~ScheduleStore() = default;
 
-  // ALREADY_EXISTS for a name in use. created_by = updated_by = actor.
+  // ALREADY_EXISTS for a name in use. created_by = updated_by = actor. RESOURCE_EXHAUSTED
+  // naming the limit when `actor` already created `max_per_actor` schedules (counted under a
+  // lock on the actor, so concurrent creates cannot pass it together).
   virtual StatusOr<v1::Schedule> CreateSchedule(const ScheduleWrite& write,
-                                                const std::string& actor) = 0;
+                                                const std::string& actor, int max_per_actor) = 0;
   // NOT_FOUND for an unknown name.
   virtual StatusOr<v1::Schedule> GetSchedule(const std::string& name) = 0;
   // Keyset paging on name. INVALID_ARGUMENT for a bad token.

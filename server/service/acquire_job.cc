@@ -54,6 +54,7 @@ grpc::ServerUnaryReactor* WorkerServiceImpl::AcquireJob(grpc::CallbackServerCont
       *authorizer_, *context, kAcquireJob, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateAcquireJob(*request));
         RETURN_IF_ERROR(database_->ReadyStore().status());  // no query: the schema flag
+        ASSIGN_OR_RETURN(poll.slot, principal_polls_.Acquire(caller.name));
         poll.caller = caller;
         poll.principal = caller.name;
         poll.end = WaitEnd(*context, request->wait_seconds(), options_.max_acquire_wait,

@@ -37,7 +37,12 @@ bool IsFinalJobState(v1::JobState state) {
 
 JobServiceImpl::JobServiceImpl(Database* database, const auth::Authorizer* authorizer,
                                const ShutdownSignal* shutdown, JobServiceOptions options)
-    : database_(database), authorizer_(authorizer), shutdown_(shutdown), options_(options) {}
+    : database_(database),
+      authorizer_(authorizer),
+      shutdown_(shutdown),
+      options_(options),
+      principal_watches_(options.max_watches_per_principal, "WatchJob streams",
+                         "--max-watch-streams-per-principal") {}
 
 grpc::Status JobServiceImpl::SubmitJob(grpc::ServerContext* context,
                                        const v1::SubmitJobRequest* request, v1::Job* response) {

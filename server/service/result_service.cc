@@ -117,8 +117,8 @@ grpc::ServerUnaryReactor* ResultServiceImpl::UploadRun(grpc::CallbackServerConte
                                                        grpc::ByteBuffer* response_bytes) {
   return detail::RawUnaryCall<v1::UploadRunRequest, v1::UploadRunResponse>(
       *authorizer_, upload_pool_, context, kUploadRun, request_bytes, response_bytes,
-      [](const auth::Principal&, size_t bytes) -> Status {
-        if (bytes <= kMaxUploadRunRequestBytes) return OkStatus();
+      [this](const auth::Principal& caller, size_t bytes) -> Status {
+        if (bytes <= kMaxUploadRunRequestBytes) return upload_rate_.Admit(caller.name);
         return ResourceExhaustedError(
             "request of " + std::to_string(bytes) + " bytes, more than the limit of " +
             std::to_string(kMaxUploadRunRequestBytes) + " (a run file of at most " +

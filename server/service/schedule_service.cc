@@ -36,12 +36,14 @@ schedule::ScheduleStore::Guard CreatorGuard(const auth::Principal& caller) {
 
 ScheduleServiceImpl::ScheduleServiceImpl(Database* database, schedule::ScheduleStore* store,
                                          const auth::Authorizer* authorizer,
-                                         validation::SpecLimits limits, schedule::Clock clock)
+                                         validation::SpecLimits limits, schedule::Clock clock,
+                                         detail::ScheduleLimits bounds)
     : database_(database),
       store_(store),
       authorizer_(authorizer),
       limits_(limits),
-      clock_(std::move(clock)) {}
+      clock_(std::move(clock)),
+      bounds_(bounds) {}
 
 StatusOr<schedule::ScheduleStore*> ScheduleServiceImpl::Ready() {
   if (store_ == nullptr) return UnimplementedError("schedules need the PostgreSQL store");
@@ -54,10 +56,18 @@ grpc::Status ScheduleServiceImpl::CreateSchedule(grpc::ServerContext* context,
                                                  v1::Schedule* response) {
   return detail::AuthorizedCall(
       *authorizer_, *context, kCreate, [&](const auth::Principal& caller) -> Status {
+        const absl::Time now = clock_();
         ASSIGN_OR_RETURN(schedule::ScheduleWrite write,
-                         detail::BuildScheduleWrite(request->schedule(), limits_, clock_()));
+                         detail::BuildScheduleWrite(request->schedule(), limits_, now));
+        RETURN_IF_ERROR(detail::CheckCronInterval(write.schedule, bounds_.min_interval, now));
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
-        ASSIGN_OR_RETURN(*response, store->CreateSchedule(write, caller.name));
+        StatusOr<v1::Schedule> created =
+            store->CreateSchedule(write, caller.name, bounds_.max_per_principal);
+        if (created.status().code() == StatusCode::kResourceExhausted) {
+          return ResourceExhaustedError(created.status().message() +
+                                        " (--max-schedules-per-principal)");
+        }
+        ASSIGN_OR_RETURN(*response, std::move(created));
         spdlog::info("msg=\"schedule created\" schedule={} cron=\"{}\" time_zone={} by={}",
                      response->name(), response->cron(), response->time_zone(), caller.name);
         return OkStatus();
@@ -108,6 +118,9 @@ grpc::Status ScheduleServiceImpl::UpdateSchedule(grpc::ServerContext* context,
           ASSIGN_OR_RETURN(v1::Schedule merged, detail::ApplyUpdateMask(
                                                     current, request->schedule(),
                                                     request->update_mask()));
+          if (merged.cron() != current.cron() || merged.time_zone() != current.time_zone()) {
+            RETURN_IF_ERROR(detail::CheckCronInterval(merged, bounds_.min_interval, now));
+          }
           return detail::BuildUpdateWrite(current, merged, limits_, now);
         };
         ASSIGN_OR_RETURN(*response,

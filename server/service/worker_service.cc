@@ -34,6 +34,8 @@ WorkerServiceImpl::WorkerServiceImpl(Database* database, const auth::Authorizer*
       authorizer_(authorizer),
       shutdown_(shutdown),
       options_(std::move(options)),
+      principal_polls_(options_.max_parked_polls_per_principal, "AcquireJob long-polls",
+                       "--max-parked-polls-per-principal"),
       upload_pool_(options_.upload_threads) {}
 
 grpc::Status WorkerServiceImpl::Register(grpc::ServerContext* context,

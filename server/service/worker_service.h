@@ -38,6 +38,9 @@ struct WorkerServiceOptions {
   std::chrono::milliseconds deadline_margin{500};
   detail::UploadLimits upload;  // --max-upload-batch, --max-upload-bytes
   int upload_threads = 4;       // UploadMeasurements calls parsed and stored at once
+  // AcquireJob long-polls one principal may have admitted and waiting at once
+  // (--max-parked-polls-per-principal); more are refused RESOURCE_EXHAUSTED.
+  int max_parked_polls_per_principal = 64;
   // Called after each stored upload (metrics); may be empty. Must be thread-safe.
   std::function<void(const UploadCounts&)> on_upload;
   // Called with the job as stored after each claim AcquireJob hands out, and after each
@@ -116,6 +119,7 @@ class WorkerServiceImpl final
   const ShutdownSignal* shutdown_;
   WorkerServiceOptions options_;
   detail::WorkerCallerCache caller_cache_{std::chrono::seconds(30)};
+  detail::PrincipalSlots principal_polls_;  // before parking_: its polls hold these slots
   detail::CallPool upload_pool_;  // after the members its tasks use: it drains first
   std::once_flag parking_once_;
   std::unique_ptr<detail::AcquireParking> parking_;  // set once under parking_once_

@@ -33,6 +33,7 @@
 #include "common/status/status.h"
 #include "common/sync/shutdown_signal.h"
 #include "server/auth/token_file.h"
+#include "server/service/detail/principal_slots.h"
 #include "server/store/store.h"
 #include "warpwatch/v1/worker.pb.h"
 
@@ -63,6 +64,8 @@ struct ParkedPoll {
   // What ClaimJob matches selectors against, read at admission (Admit); unknown: every wake
   // may be for this poll.
   std::optional<Claimant> claimant;
+  // The caller's share of --max-parked-polls-per-principal, released with the poll.
+  PrincipalSlots::Slot slot;
 };
 
 class AcquireParking {

@@ -21,7 +21,7 @@ class PgScheduleStore : public schedule::ScheduleStore {
   explicit PgScheduleStore(const PgScheduleStoreOptions& options);
 
   StatusOr<v1::Schedule> CreateSchedule(const schedule::ScheduleWrite& write,
-                                        const std::string& actor) override;
+                                        const std::string& actor, int max_per_actor) override;
   StatusOr<v1::Schedule> GetSchedule(const std::string& name) override;
   StatusOr<schedule::SchedulePage> ListSchedules(int page_size,
                                                  const std::string& page_token) override;

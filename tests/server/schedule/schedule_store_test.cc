@@ -28,8 +28,19 @@ TEST_F(ScheduleRowsTest, ACreatedScheduleReadsBackWithItsCreator) {
 
 TEST_F(ScheduleRowsTest, ASecondScheduleOfTheSameNameIsAlreadyExists) {
   Create(Write("nightly", "0 2 * * *", T0()));
-  EXPECT_EQ(schedules_->CreateSchedule(Write("nightly", "0 3 * * *", T0()), "bob").status().code(),
+  EXPECT_EQ(schedules_->CreateSchedule(Write("nightly", "0 3 * * *", T0()), "bob", 1000).status().code(),
             StatusCode::kAlreadyExists);
+}
+
+TEST_F(ScheduleRowsTest, ACreatorPastItsLimitIsRefusedAndOthersAreNot) {
+  ASSERT_OK(schedules_->CreateSchedule(Write("a1", "0 2 * * *", T0()), "bob", 2).status());
+  ASSERT_OK(schedules_->CreateSchedule(Write("a2", "0 2 * * *", T0()), "bob", 2).status());
+  StatusOr<v1::Schedule> third = schedules_->CreateSchedule(Write("a3", "0 2 * * *", T0()), "bob", 2);
+  EXPECT_EQ(third.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(third.status().message().find("limit per principal is 2"), std::string::npos)
+      << third.status().message();
+  EXPECT_EQ(schedules_->GetSchedule("a3").status().code(), StatusCode::kNotFound);
+  EXPECT_OK(schedules_->CreateSchedule(Write("a3", "0 2 * * *", T0()), "carol", 2).status());
 }
 
 TEST_F(ScheduleRowsTest, UnknownNamesAreNotFound) {

@@ -55,10 +55,14 @@ class ResultRpcTest : public WorkerRpcTest {
         "tokens", std::string(kReaderToken) + " reader dash\n" + kSubmitterToken +
                       " submitter ci\n" + kOtherSubmitterToken + " submitter bob\n" +
                       kWorkerToken + " worker node1\n" + kAdminToken + " admin ops\n");
+    Configure(config);
     StartServer(config);
     token_ = kWorkerToken;
     user_token_ = kSubmitterToken;
   }
+
+  // Called with the test's config before the server starts: a test's own limits.
+  virtual void Configure(server::ServerConfig& /*config*/) {}
 
   std::unique_ptr<v1::ResultService::Stub> Results() const {
     return v1::ResultService::NewStub(Channel());
