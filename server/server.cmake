@@ -73,6 +73,7 @@ add_library(warpwatch_server_edge STATIC
   service/detail/raw_unary_call.cc
   service/detail/principal_slots.cc
   service/detail/principal_rate.cc
+  service/detail/authorize_before_read.cc
   tls/server_credentials.cc)
 target_include_directories(warpwatch_server_edge PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_server_edge PUBLIC

@@ -5,6 +5,7 @@
 
 #include "server/auth/ownership.h"
 #include "server/logging/logging.h"
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/validation/request_validator.h"
 
@@ -42,7 +43,9 @@ JobServiceImpl::JobServiceImpl(Database* database, const auth::Authorizer* autho
       shutdown_(shutdown),
       options_(options),
       principal_watches_(options.max_watches_per_principal, "WatchJob streams",
-                         "--max-watch-streams-per-principal") {}
+                         "--max-watch-streams-per-principal") {
+  AuthorizeBeforeReading();
+}
 
 grpc::Status JobServiceImpl::SubmitJob(grpc::ServerContext* context,
                                        const v1::SubmitJobRequest* request, v1::Job* response) {
@@ -105,6 +108,29 @@ grpc::Status JobServiceImpl::CancelJob(grpc::ServerContext* context,
                      v1::JobState_Name(response->state()));
         return OkStatus();
       });
+}
+
+void JobServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(
+      detail::MethodIndex("/warpwatch.v1.JobService/WatchJob"),
+      detail::AuthorizeBeforeReadStreaming<v1::GetJobRequest, v1::JobEvent>(
+          *authorizer_, "/warpwatch.v1.JobService/WatchJob", detail::kMaxSmallRequestBytes,
+          [this](grpc::ServerContext* context, const v1::GetJobRequest& request,
+                 const std::function<bool(const v1::JobEvent&)>& write) {
+            return ServeWatchJob(context, request, write);
+          }));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/SubmitJob"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/SubmitJob", this,
+                                                 &JobServiceImpl::SubmitJob));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/GetJob"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/GetJob", this,
+                                                 &JobServiceImpl::GetJob));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/ListJobs"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/ListJobs", this,
+                                                 &JobServiceImpl::ListJobs));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/CancelJob"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/CancelJob", this,
+                                                 &JobServiceImpl::CancelJob));
 }
 
 }  // namespace warpwatch::server

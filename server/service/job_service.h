@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 
 #include "common/sync/shutdown_signal.h"
 #include "server/auth/authorizer.h"
@@ -47,12 +48,17 @@ class JobServiceImpl final : public v1::JobService::Service {
   // CANCELLED when the client goes away, UNAVAILABLE when the server shuts down (watch again),
   // RESOURCE_EXHAUSTED when options.max_watches streams are already open, when the caller holds
   // options.max_watches_per_principal, or when the stream has been open options.max_watch.
-  grpc::Status WatchJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
-                        grpc::ServerWriter<v1::JobEvent>* writer) override;
+  // Served through detail::AuthorizeBeforeReadStreaming (the caller authorized before its
+  // request is read): `write` sends one event, false once the client went away.
+  grpc::Status ServeWatchJob(grpc::ServerContext* context, const v1::GetJobRequest& request,
+                             const std::function<bool(const v1::JobEvent&)>& write);
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   Status Watch(grpc::ServerContext* context, int64_t job_id,
-               grpc::ServerWriter<v1::JobEvent>* writer);
+               const std::function<bool(const v1::JobEvent&)>& write);
 
   Database* database_;
   const auth::Authorizer* authorizer_;

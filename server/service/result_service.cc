@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/detail/raw_unary_call.h"
 #include "server/service/result_compare.h"
@@ -147,6 +148,36 @@ grpc::ServerUnaryReactor* ResultServiceImpl::UploadRun(grpc::CallbackServerConte
             response->run().fleet_history(), upload.content_sha256);
         return OkStatus();
       });
+}
+
+void ResultServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/ListRuns"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/ListRuns", this,
+                                                 &ResultServiceImpl::ListRuns));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/QueryMeasurements"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/QueryMeasurements", this,
+                                                 &ResultServiceImpl::QueryMeasurements));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/GetSeries"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/GetSeries", this,
+                                                 &ResultServiceImpl::GetSeries));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/CompareRuns"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/CompareRuns", this,
+                                                 &ResultServiceImpl::CompareRuns));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/ListRegressions"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/ListRegressions", this,
+                                                 &ResultServiceImpl::ListRegressions));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/UpdateRegression"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/UpdateRegression", this,
+                                                 &ResultServiceImpl::UpdateRegression));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/PinBaseline"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/PinBaseline", this,
+                                                 &ResultServiceImpl::PinBaseline));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/UnpinBaseline"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/UnpinBaseline", this,
+                                                 &ResultServiceImpl::UnpinBaseline));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/ListBaselines"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/ListBaselines", this,
+                                                 &ResultServiceImpl::ListBaselines));
 }
 
 }  // namespace warpwatch::server

@@ -28,7 +28,9 @@ class ResultServiceImpl final
       : database_(database),
         authorizer_(authorizer),
         upload_rate_(uploads_per_minute, "UploadRun calls", "--max-uploads-per-minute"),
-        upload_pool_(upload_threads) {}
+        upload_pool_(upload_threads) {
+    AuthorizeBeforeReading();
+  }
 
   grpc::Status ListRuns(grpc::ServerContext* context, const v1::ListRunsRequest* request,
                         v1::ListRunsResponse* response) override;
@@ -64,6 +66,9 @@ class ResultServiceImpl final
                              v1::ListBaselinesResponse* response) override;
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   Database* database_;
   const auth::Authorizer* authorizer_;
   detail::PrincipalRate upload_rate_;

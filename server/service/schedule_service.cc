@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/auth/ownership.h"
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/detail/schedule_requests.h"
 
@@ -43,7 +44,9 @@ ScheduleServiceImpl::ScheduleServiceImpl(Database* database, schedule::ScheduleS
       authorizer_(authorizer),
       limits_(limits),
       clock_(std::move(clock)),
-      bounds_(bounds) {}
+      bounds_(bounds) {
+  AuthorizeBeforeReading();
+}
 
 StatusOr<schedule::ScheduleStore*> ScheduleServiceImpl::Ready() {
   if (store_ == nullptr) return UnimplementedError("schedules need the PostgreSQL store");
@@ -182,6 +185,30 @@ grpc::Status ScheduleServiceImpl::ListScheduleRuns(grpc::ServerContext* context,
         response->set_next_page_token(page.next_page_token);
         return OkStatus();
       });
+}
+
+void ScheduleServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/CreateSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/CreateSchedule", this,
+                                                 &ScheduleServiceImpl::CreateSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/GetSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/GetSchedule", this,
+                                                 &ScheduleServiceImpl::GetSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/ListSchedules"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/ListSchedules", this,
+                                                 &ScheduleServiceImpl::ListSchedules));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/UpdateSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/UpdateSchedule", this,
+                                                 &ScheduleServiceImpl::UpdateSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/DeleteSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/DeleteSchedule", this,
+                                                 &ScheduleServiceImpl::DeleteSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/TriggerSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/TriggerSchedule", this,
+                                                 &ScheduleServiceImpl::TriggerSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/ListScheduleRuns"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/ListScheduleRuns", this,
+                                                 &ScheduleServiceImpl::ListScheduleRuns));
 }
 
 }  // namespace warpwatch::server

@@ -51,6 +51,9 @@ class ScheduleServiceImpl final : public v1::ScheduleService::Service {
                                 v1::ListScheduleRunsResponse* response) override;
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   // The store once the schema is migrated: UNAVAILABLE before, UNIMPLEMENTED without one.
   StatusOr<schedule::ScheduleStore*> Ready();
 

@@ -18,12 +18,12 @@ constexpr std::string_view kWatchJob = "/warpwatch.v1.JobService/WatchJob";
 
 }  // namespace
 
-grpc::Status JobServiceImpl::WatchJob(grpc::ServerContext* context,
-                                      const v1::GetJobRequest* request,
-                                      grpc::ServerWriter<v1::JobEvent>* writer) {
+grpc::Status JobServiceImpl::ServeWatchJob(grpc::ServerContext* context,
+                                           const v1::GetJobRequest& request,
+                                           const std::function<bool(const v1::JobEvent&)>& write) {
   return detail::AuthorizedCall(
       *authorizer_, *context, kWatchJob, [&](const auth::Principal& caller) -> Status {
-        RETURN_IF_ERROR(validation::ValidateGetJob(*request));
+        RETURN_IF_ERROR(validation::ValidateGetJob(request));
         ASSIGN_OR_RETURN(detail::PrincipalSlots::Slot slot,
                          principal_watches_.Acquire(caller.name));
         if (open_watches_.fetch_add(1) >= options_.max_watches) {
@@ -32,14 +32,14 @@ grpc::Status JobServiceImpl::WatchJob(grpc::ServerContext* context,
                                         " WatchJob streams are open, the server's limit "
                                         "(--max-watch-streams); poll GetJob or watch later");
         }
-        const Status status = Watch(context, request->job_id(), writer);
+        const Status status = Watch(context, request.job_id(), write);
         open_watches_.fetch_sub(1);
         return status;
       });
 }
 
 Status JobServiceImpl::Watch(grpc::ServerContext* context, int64_t job_id,
-                             grpc::ServerWriter<v1::JobEvent>* writer) {
+                             const std::function<bool(const v1::JobEvent&)>& write) {
   std::optional<v1::Job> last;
   const auto end = std::chrono::steady_clock::now() + options_.max_watch;
   while (true) {
@@ -57,7 +57,7 @@ Status JobServiceImpl::Watch(grpc::ServerContext* context, int64_t job_id,
       v1::JobEvent event;
       *event.mutable_job() = job;
       *event.mutable_at() = google::protobuf::util::TimeUtil::GetCurrentTime();
-      if (!writer->Write(event)) return Status(StatusCode::kCancelled, "client went away");
+      if (!write(event)) return Status(StatusCode::kCancelled, "client went away");
       last = std::move(job);
     }
     if (IsFinalJobState(last->state())) return OkStatus();
