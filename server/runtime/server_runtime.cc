@@ -165,8 +165,9 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   // UploadRun takes whole run files up to kMaxUploadRunBytes (gRPC's default is 4 MiB). gRPC 1.51
   // applies one receive limit to every method of a server (per-method limits from a service
   // config are read by clients only), so it is UploadRun's: the largest request any method takes.
-  // UploadRun and UploadMeasurements are authorized and size-checked before they are parsed
-  // (detail/raw_unary_call.h); the other methods' requests are parsed before the handler runs.
+  // UploadRun, UploadMeasurements and AcquireJob are authorized and size-checked before they are
+  // parsed (detail/raw_unary_call.h); every other method is authorized before its request is even
+  // read (detail/authorize_before_read.h), and refused over 4 MiB.
   builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<size_t>(
       INT_MAX,
       std::max<size_t>(kMaxUploadRunRequestBytes, static_cast<size_t>(config.max_upload_bytes)))));
