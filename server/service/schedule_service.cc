@@ -121,10 +121,14 @@ grpc::Status ScheduleServiceImpl::UpdateSchedule(grpc::ServerContext* context,
           ASSIGN_OR_RETURN(v1::Schedule merged, detail::ApplyUpdateMask(
                                                     current, request->schedule(),
                                                     request->update_mask()));
-          if (merged.cron() != current.cron() || merged.time_zone() != current.time_zone()) {
-            RETURN_IF_ERROR(detail::CheckCronInterval(merged, bounds_.min_interval, now));
+          ASSIGN_OR_RETURN(schedule::ScheduleWrite write,
+                           detail::BuildUpdateWrite(current, merged, limits_, now));
+          // With the defaults applied (an empty time zone is UTC).
+          if (write.schedule.cron() != current.cron() ||
+              write.schedule.time_zone() != current.time_zone()) {
+            RETURN_IF_ERROR(detail::CheckCronInterval(write.schedule, bounds_.min_interval, now));
           }
-          return detail::BuildUpdateWrite(current, merged, limits_, now);
+          return write;
         };
         ASSIGN_OR_RETURN(*response,
                          store->UpdateSchedule(request->schedule().name(), edit, caller.name));
