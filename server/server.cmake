@@ -8,7 +8,8 @@ add_library(warpwatch_server_auth STATIC
   auth/role.cc
   auth/token_digest.cc
   auth/token_file.cc
-  auth/authorizer.cc)
+  auth/authorizer.cc
+  auth/ownership.cc)
 target_include_directories(warpwatch_server_auth PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_server_auth PUBLIC warpwatch_status gRPC::grpc++
   PRIVATE OpenSSL::Crypto)
@@ -55,6 +56,7 @@ add_library(warpwatch_server_edge STATIC
   service/fleet_gpu_health.cc
   service/schedule_service.cc
   service/detail/schedule_requests.cc
+  service/detail/schedule_limits.cc
   queue/job_reaper.cc
   metrics/fleet_metrics.cc
   metrics/database_metrics.cc
@@ -69,6 +71,9 @@ add_library(warpwatch_server_edge STATIC
   service/detail/authorized_call.cc
   service/detail/call_pool.cc
   service/detail/raw_unary_call.cc
+  service/detail/principal_slots.cc
+  service/detail/principal_rate.cc
+  service/detail/authorize_before_read.cc
   tls/server_credentials.cc)
 target_include_directories(warpwatch_server_edge PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_server_edge PUBLIC

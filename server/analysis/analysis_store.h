@@ -31,6 +31,11 @@ struct ClaimedRun {
   std::string gpu_model;  // the device's name, as in series ids ("case@model")
   int64_t started_at_micros = 0;
   int64_t finished_at_micros = 0;
+  // The history the run belongs to (run.history_owner, migration 0018): '' for the fleet's (worker
+  // runs, and uploads an admin put there), else the principal whose uploads form their own
+  // history. Every history read of its analysis (series, peers, pins, active findings) keeps to
+  // runs of this history; the model-wide noise estimate is always the fleet's.
+  std::string history_owner;
 };
 
 // One measurement of the claimed run.
@@ -192,8 +197,8 @@ class AnalysisTx {
 
   // The newest `newest` good points of each series (status OK, verified, throttled fraction at
   // most `max_throttled_fraction`, a positive finite median) of SUCCEEDED runs that are not
-  // confirmation runs, oldest first (run start, then id); only `device_uuid`'s runs unless it is
-  // empty. The claimed run's own point is included when good. Series without points are absent.
+  // confirmation runs, of the claimed run's history (ClaimedRun::history_owner), oldest first
+  // (run start, then id); only `device_uuid`'s runs unless it is empty. The claimed run's own point is included when good. Series without points are absent.
   // A point at a finding's level (a regression_run of a finding not ACCEPTED, NOISE or DISMISSED)
   // is left out; with `device_uuid` set, so are the GPU's runs that started before the first run
   // of its newest ACCEPTED finding of the series (the baseline re-anchors at an accepted level).

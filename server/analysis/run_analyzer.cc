@@ -223,9 +223,13 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   // The GPU-model series are read only where they are used: for their change points when those
   // are due, and for judging only when baselines may mix GPUs (same_device_only off).
   std::set<std::string> model_series;
+  // Stored change points are the fleet history's: a run of an uploader's own history computes none.
+  const bool fleet_history = run.history_owner.empty();
   if (dc.same_device_only) {
-    ASSIGN_OR_RETURN(model_series,
-                     tx.ModelChangePointsDue(series_ids, config.model_change_points_interval));
+    if (fleet_history) {
+      ASSIGN_OR_RETURN(model_series,
+                       tx.ModelChangePointsDue(series_ids, config.model_change_points_interval));
+    }
   } else {
     model_series.insert(series_ids.begin(), series_ids.end());
   }
@@ -401,6 +405,7 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     ASSIGN_OR_RETURN(summary.counter_job_id,
                      QueueCounterJob(tx, cases, spec ? suspects : std::vector<RunCase>()));
   }
+  if (!fleet_history) return summary;
 
   std::map<SeriesKey, std::vector<StoredChangePoint>> change_points;
   for (const SeriesKey& key : keys) {

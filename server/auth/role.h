@@ -11,7 +11,8 @@ namespace warpwatch::server::auth {
 // reader: JobService Get/List/Watch, ResultService queries, FleetService.ListWorkers and
 //   ScheduleService Get/List/ListScheduleRuns.
 // submitter: reader + SubmitJob, CancelJob, ResultService.UpdateRegression (triage),
-//   ResultService.UploadRun and ScheduleService Create/Update/Delete/Trigger.
+//   ResultService.UploadRun and ScheduleService Create/Update/Delete/Trigger. Which job, schedule
+//   or pin a submitter may change is narrowed further by its creator (auth/ownership.h).
 // worker: WorkerService only.
 // admin: everything.
 enum class Role { kReader, kSubmitter, kWorker, kAdmin };

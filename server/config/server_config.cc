@@ -109,6 +109,35 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
                  "open WatchJob streams at most; more are refused RESOURCE_EXHAUSTED")
       ->envname("WARPWATCH_MAX_WATCH_STREAMS")
       ->capture_default_str();
+  app.add_option("--max-watch-streams-per-principal", c->max_watch_streams_per_principal,
+                 "open WatchJob streams one principal (token name) may hold; more are refused "
+                 "RESOURCE_EXHAUSTED")
+      ->envname("WARPWATCH_MAX_WATCH_STREAMS_PER_PRINCIPAL")
+      ->capture_default_str();
+  app.add_option("--max-watch-seconds", c->max_watch_seconds,
+                 "a WatchJob stream ends RESOURCE_EXHAUSTED after this long (watch again)")
+      ->envname("WARPWATCH_MAX_WATCH_SECONDS")
+      ->capture_default_str();
+  app.add_option("--max-parked-polls-per-principal", c->max_parked_polls_per_principal,
+                 "AcquireJob long-polls one principal may have waiting at once; more are refused "
+                 "RESOURCE_EXHAUSTED")
+      ->envname("WARPWATCH_MAX_PARKED_POLLS_PER_PRINCIPAL")
+      ->capture_default_str();
+  app.add_option("--max-uploads-per-minute", c->max_uploads_per_minute,
+                 "UploadRun calls one principal may make in any minute; more are refused "
+                 "RESOURCE_EXHAUSTED")
+      ->envname("WARPWATCH_MAX_UPLOADS_PER_MINUTE")
+      ->capture_default_str();
+  app.add_option("--max-schedules-per-principal", c->max_schedules_per_principal,
+                 "schedules one principal may have created; CreateSchedule past it is refused "
+                 "RESOURCE_EXHAUSTED")
+      ->envname("WARPWATCH_MAX_SCHEDULES_PER_PRINCIPAL")
+      ->capture_default_str();
+  app.add_option("--min-schedule-interval-seconds", c->min_schedule_interval_seconds,
+                 "shortest time a schedule's cron may leave between two fires; a more frequent "
+                 "cron is refused RESOURCE_EXHAUSTED")
+      ->envname("WARPWATCH_MIN_SCHEDULE_INTERVAL_SECONDS")
+      ->capture_default_str();
   app.add_option("--max-streams-per-connection", c->max_streams_per_connection,
                  "concurrent calls one client connection may have open (HTTP/2 streams); more "
                  "wait in the client")
@@ -190,6 +219,22 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (c.max_watch_streams < 1 || c.max_watch_streams > 100000) {
     return InvalidArgumentError("--max-watch-streams: must be in [1, 100000]");
+  }
+  if (c.max_watch_streams_per_principal < 1 || c.max_watch_streams_per_principal > 100000) {
+    return InvalidArgumentError("--max-watch-streams-per-principal: must be in [1, 100000]");
+  }
+  if (!(c.max_watch_seconds > 0)) return InvalidArgumentError("--max-watch-seconds: must be > 0");
+  if (c.max_parked_polls_per_principal < 1 || c.max_parked_polls_per_principal > 1000000) {
+    return InvalidArgumentError("--max-parked-polls-per-principal: must be in [1, 1000000]");
+  }
+  if (c.max_uploads_per_minute < 1 || c.max_uploads_per_minute > 100000) {
+    return InvalidArgumentError("--max-uploads-per-minute: must be in [1, 100000]");
+  }
+  if (c.max_schedules_per_principal < 1 || c.max_schedules_per_principal > 1000000) {
+    return InvalidArgumentError("--max-schedules-per-principal: must be in [1, 1000000]");
+  }
+  if (!(c.min_schedule_interval_seconds >= 0)) {
+    return InvalidArgumentError("--min-schedule-interval-seconds: must be >= 0");
   }
   if (c.max_streams_per_connection < 1 || c.max_streams_per_connection > 100000) {
     return InvalidArgumentError("--max-streams-per-connection: must be in [1, 100000]");

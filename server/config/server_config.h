@@ -36,6 +36,14 @@ struct ServerConfig {
   double health_interval_seconds = 0.5;         // database ping period of the health checker
   double watch_poll_seconds = 0.5;              // WatchJob re-reads the job this often
   int max_watch_streams = 512;                  // open WatchJob streams at most (each holds a thread)
+  // Bounded per principal (issue 23; a principal is a token's name). Each over-limit call is
+  // refused RESOURCE_EXHAUSTED naming the flag.
+  int max_watch_streams_per_principal = 32;     // open WatchJob streams of one principal
+  double max_watch_seconds = 86400;             // a WatchJob stream ends after this long
+  int max_parked_polls_per_principal = 64;      // AcquireJob long-polls of one principal at once
+  int max_uploads_per_minute = 30;              // UploadRun calls of one principal per minute
+  int max_schedules_per_principal = 100;        // schedules one principal created
+  double min_schedule_interval_seconds = 300;   // shortest time between two fires of a cron
   int max_streams_per_connection = 256;         // concurrent calls on one client connection
   int grpc_memory_mib = 512;                    // gRPC's buffers (ResourceQuota), MiB
   double migration_lock_timeout_seconds = 10;   // a migration's wait for a table lock; 0 = none

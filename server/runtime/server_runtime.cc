@@ -113,6 +113,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   job_options.limits.max_upload_bytes = config.max_upload_bytes;
   job_options.watch_poll = Millis(config.watch_poll_seconds);
   job_options.max_watches = config.max_watch_streams;
+  job_options.max_watches_per_principal = config.max_watch_streams_per_principal;
+  job_options.max_watch = Millis(config.max_watch_seconds);
   job_service_ = std::make_unique<JobServiceImpl>(database_.get(), authorizer_.get(),
                                                   &shutdown_signal_, job_options);
   fleet_metrics_ = std::make_unique<metrics::FleetMetrics>(metrics_->registry());
@@ -126,6 +128,7 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   worker_options.upload.max_measurements = config.max_upload_batch;
   worker_options.upload.max_bytes = config.max_upload_bytes;
   worker_options.upload_threads = config.pool_size;
+  worker_options.max_parked_polls_per_principal = config.max_parked_polls_per_principal;
   worker_options.on_upload = [fleet_metrics](const UploadCounts& counts) {
     fleet_metrics->AddIngested(counts.inserted, counts.duplicates);
   };
@@ -144,11 +147,14 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
                                                         &shutdown_signal_, worker_options);
   fleet_service_ = std::make_unique<FleetServiceImpl>(database_.get(), authorizer_.get(), heartbeat,
                                                       gpu_health_store_.get());
-  result_service_ = std::make_unique<ResultServiceImpl>(database_.get(), authorizer_.get());
+  result_service_ = std::make_unique<ResultServiceImpl>(database_.get(), authorizer_.get(),
+                                                        config.max_uploads_per_minute);
   if (!schedule_clock_) schedule_clock_ = schedule::SystemClock();
   schedule_service_ = std::make_unique<ScheduleServiceImpl>(
       database_.get(), schedule_store_.get(), authorizer_.get(), job_options.limits,
-      schedule_clock_);
+      schedule_clock_,
+      detail::ScheduleLimits{config.max_schedules_per_principal,
+                             absl::Seconds(config.min_schedule_interval_seconds)});
   incident_service_ = std::make_unique<IncidentServiceImpl>(database_.get(), incident_store_.get(),
                                                             authorizer_.get());
 
@@ -159,8 +165,9 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   // UploadRun takes whole run files up to kMaxUploadRunBytes (gRPC's default is 4 MiB). gRPC 1.51
   // applies one receive limit to every method of a server (per-method limits from a service
   // config are read by clients only), so it is UploadRun's: the largest request any method takes.
-  // UploadRun and UploadMeasurements are authorized and size-checked before they are parsed
-  // (detail/raw_unary_call.h); the other methods' requests are parsed before the handler runs.
+  // UploadRun, UploadMeasurements and AcquireJob are authorized and size-checked before they are
+  // parsed (detail/raw_unary_call.h); every other method is authorized before its request is even
+  // read (detail/authorize_before_read.h), and refused over 4 MiB.
   builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<size_t>(
       INT_MAX,
       std::max<size_t>(kMaxUploadRunRequestBytes, static_cast<size_t>(config.max_upload_bytes)))));

@@ -82,9 +82,11 @@ class ScheduleStore {
  public:
   virtual ~ScheduleStore() = default;
 
-  // ALREADY_EXISTS for a name in use. created_by = updated_by = actor.
+  // ALREADY_EXISTS for a name in use. created_by = updated_by = actor. RESOURCE_EXHAUSTED
+  // naming the limit when `actor` already created `max_per_actor` schedules (counted under a
+  // lock on the actor, so concurrent creates cannot pass it together).
   virtual StatusOr<v1::Schedule> CreateSchedule(const ScheduleWrite& write,
-                                                const std::string& actor) = 0;
+                                                const std::string& actor, int max_per_actor) = 0;
   // NOT_FOUND for an unknown name.
   virtual StatusOr<v1::Schedule> GetSchedule(const std::string& name) = 0;
   // Keyset paging on name. INVALID_ARGUMENT for a bad token.
@@ -96,14 +98,20 @@ class ScheduleStore {
   using Edit = std::function<StatusOr<ScheduleWrite>(const v1::Schedule& current)>;
   virtual StatusOr<v1::Schedule> UpdateSchedule(const std::string& name, const Edit& edit,
                                                 const std::string& actor) = 0;
-  // NOT_FOUND for an unknown name. Its runs are deleted; their jobs stay.
-  virtual Status DeleteSchedule(const std::string& name) = 0;
+  // Whether the caller may act on the schedule as stored (read under the row's lock, so a name
+  // deleted and created again in between is judged as it is now); its error is returned as is.
+  using Guard = std::function<Status(const v1::Schedule& current)>;
+  // NOT_FOUND for an unknown name; `guard`'s error, deleting nothing. Its runs are deleted; their
+  // jobs stay.
+  virtual Status DeleteSchedule(const std::string& name, const Guard& guard) = 0;
   // A MANUAL fire at the database's now(): a schedule_run (created_by = actor) and one job per
   // matching GPU, notified to waiting long-polls; SKIPPED "no matching GPU" when none matches.
   // FAILED_PRECONDITION when !allow_overlap and the previous fire still has unfinished jobs.
-  // next_fire_at is unchanged; last_fire_at = the fire's due time. NOT_FOUND for an unknown name.
+  // next_fire_at is unchanged; last_fire_at = the fire's due time. NOT_FOUND for an unknown name;
+  // `guard`'s error, firing nothing.
   virtual StatusOr<v1::ScheduleRun> TriggerSchedule(const std::string& name,
-                                                    const std::string& actor) = 0;
+                                                    const std::string& actor,
+                                                    const Guard& guard) = 0;
   // NOT_FOUND for an unknown schedule; INVALID_ARGUMENT for a bad token.
   virtual StatusOr<ScheduleRunPage> ListScheduleRuns(const ScheduleRunQuery& query) = 0;
 

@@ -12,7 +12,9 @@
 #include <optional>
 
 #include "server/logging/logging.h"
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
+#include "server/service/detail/raw_unary_call.h"
 #include "server/service/worker_service.h"
 
 namespace warpwatch::server {
@@ -41,19 +43,28 @@ Clock::time_point WaitEnd(const grpc::ServerContextBase& context, double wait_se
 }  // namespace
 
 grpc::ServerUnaryReactor* WorkerServiceImpl::AcquireJob(grpc::CallbackServerContext* context,
-                                                        const v1::AcquireJobRequest* request,
-                                                        v1::AcquireJobResponse* response) {
-  auto* reactor = new detail::AcquireReactor();
+                                                        const grpc::ByteBuffer* request_bytes,
+                                                        grpc::ByteBuffer* response_bytes) {
+  auto* reactor = new detail::AcquireReactor(response_bytes);
+  const v1::AcquireJobRequest* request = &reactor->request;
   detail::ParkedPoll poll;
   poll.reactor = reactor;
   poll.context = context;
   poll.request = request;
-  poll.response = response;
+  poll.response = &reactor->response;
   bool admitted = false;
   const grpc::Status status = detail::AuthorizedCall(
       *authorizer_, *context, kAcquireJob, [&](const auth::Principal& caller) -> Status {
+        // Served raw: the request is parsed only once its caller is authorized (issue 23).
+        if (request_bytes->Length() > detail::kMaxSmallRequestBytes) {
+          return ResourceExhaustedError("request of " + std::to_string(request_bytes->Length()) +
+                                        " bytes, more than the limit of " +
+                                        std::to_string(detail::kMaxSmallRequestBytes));
+        }
+        RETURN_IF_ERROR(detail::ParseRawRequest(*request_bytes, &reactor->request));
         RETURN_IF_ERROR(detail::ValidateAcquireJob(*request));
         RETURN_IF_ERROR(database_->ReadyStore().status());  // no query: the schema flag
+        ASSIGN_OR_RETURN(poll.slot, principal_polls_.Acquire(caller.name));
         poll.caller = caller;
         poll.principal = caller.name;
         poll.end = WaitEnd(*context, request->wait_seconds(), options_.max_acquire_wait,
@@ -64,7 +75,7 @@ grpc::ServerUnaryReactor* WorkerServiceImpl::AcquireJob(grpc::CallbackServerCont
   if (admitted) {
     Parking().Arrive(std::move(poll));
   } else {
-    reactor->Finish(status);
+    reactor->Answer(status);
   }
   return reactor;
 }

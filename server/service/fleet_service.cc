@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 
 namespace warpwatch::server {
@@ -21,7 +22,9 @@ FleetServiceImpl::FleetServiceImpl(Database* database, const auth::Authorizer* a
       authorizer_(authorizer),
       heartbeat_interval_(heartbeat_interval),
       health_store_(health_store),
-      health_policy_(health_policy) {}
+      health_policy_(health_policy) {
+  AuthorizeBeforeReading();
+}
 
 grpc::Status FleetServiceImpl::ListWorkers(grpc::ServerContext* context,
                                            const v1::ListWorkersRequest* request,
@@ -54,6 +57,21 @@ grpc::Status FleetServiceImpl::ListWorkers(grpc::ServerContext* context,
                                                  1000.0);
         return OkStatus();
       });
+}
+
+void FleetServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.FleetService/ListWorkers"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.FleetService/ListWorkers", this,
+                                                 &FleetServiceImpl::ListWorkers));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.FleetService/GetGpuHealth"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.FleetService/GetGpuHealth", this,
+                                                 &FleetServiceImpl::GetGpuHealth));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.FleetService/ListGpuHealth"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.FleetService/ListGpuHealth", this,
+                                                 &FleetServiceImpl::ListGpuHealth));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.FleetService/MarkGpuHealth"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.FleetService/MarkGpuHealth", this,
+                                                 &FleetServiceImpl::MarkGpuHealth));
 }
 
 }  // namespace warpwatch::server

@@ -49,6 +49,9 @@ class FleetServiceImpl final : public v1::FleetService::Service {
                              v1::GpuHealth* response) override;
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   // The verdicts of `device_uuid` ("" = every GPU) now.
   StatusOr<std::vector<v1::GpuHealth>> Verdicts(const std::string& device_uuid);
 

@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 
 namespace warpwatch::server {
@@ -91,6 +92,21 @@ grpc::Status IncidentServiceImpl::ExplainFinding(grpc::ServerContext* context,
         ASSIGN_OR_RETURN(*response, store->ExplainFinding(request->regression_id()));
         return OkStatus();
       });
+}
+
+void IncidentServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.IncidentService/ListIncidents"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.IncidentService/ListIncidents", this,
+                                                 &IncidentServiceImpl::ListIncidents));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.IncidentService/GetIncident"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.IncidentService/GetIncident", this,
+                                                 &IncidentServiceImpl::GetIncident));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.IncidentService/UpdateIncident"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.IncidentService/UpdateIncident", this,
+                                                 &IncidentServiceImpl::UpdateIncident));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.IncidentService/ExplainFinding"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.IncidentService/ExplainFinding", this,
+                                                 &IncidentServiceImpl::ExplainFinding));
 }
 
 }  // namespace warpwatch::server

@@ -19,7 +19,9 @@ class IncidentServiceImpl final : public v1::IncidentService::Service {
  public:
   IncidentServiceImpl(Database* database, incidents::IncidentStore* incidents,
                       const auth::Authorizer* authorizer)
-      : database_(database), incidents_(incidents), authorizer_(authorizer) {}
+      : database_(database), incidents_(incidents), authorizer_(authorizer) {
+    AuthorizeBeforeReading();
+  }
 
   // INVALID_ARGUMENT for a negative page_size, an unknown state or class, or a bad page token.
   grpc::Status ListIncidents(grpc::ServerContext* context, const v1::ListIncidentsRequest* request,
@@ -38,6 +40,9 @@ class IncidentServiceImpl final : public v1::IncidentService::Service {
                               v1::Regression* response) override;
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   // The store once the schema is ready: UNAVAILABLE before, UNIMPLEMENTED without a store.
   StatusOr<incidents::IncidentStore*> ReadyIncidents();
 

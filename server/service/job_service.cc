@@ -3,7 +3,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/auth/ownership.h"
 #include "server/logging/logging.h"
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/validation/request_validator.h"
 
@@ -36,7 +38,14 @@ bool IsFinalJobState(v1::JobState state) {
 
 JobServiceImpl::JobServiceImpl(Database* database, const auth::Authorizer* authorizer,
                                const ShutdownSignal* shutdown, JobServiceOptions options)
-    : database_(database), authorizer_(authorizer), shutdown_(shutdown), options_(options) {}
+    : database_(database),
+      authorizer_(authorizer),
+      shutdown_(shutdown),
+      options_(options),
+      principal_watches_(options.max_watches_per_principal, "WatchJob streams",
+                         "--max-watch-streams-per-principal") {
+  AuthorizeBeforeReading();
+}
 
 grpc::Status JobServiceImpl::SubmitJob(grpc::ServerContext* context,
                                        const v1::SubmitJobRequest* request, v1::Job* response) {
@@ -87,6 +96,11 @@ grpc::Status JobServiceImpl::CancelJob(grpc::ServerContext* context,
       *authorizer_, *context, kCancelJob, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(validation::ValidateCancelJob(*request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        // Job ids are never reused and submitted_by never changes, so reading it first decides
+        // for the job the cancel then acts on.
+        ASSIGN_OR_RETURN(const v1::Job job, store->GetJob(request->job_id()));
+        RETURN_IF_ERROR(auth::CheckCreator(caller, job.submitted_by(),
+                                           "job " + std::to_string(job.id())));
         const std::string reason =
             request->reason().empty() ? "cancelled by " + caller.name : request->reason();
         ASSIGN_OR_RETURN(*response, store->CancelJob(request->job_id(), reason));
@@ -94,6 +108,29 @@ grpc::Status JobServiceImpl::CancelJob(grpc::ServerContext* context,
                      v1::JobState_Name(response->state()));
         return OkStatus();
       });
+}
+
+void JobServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(
+      detail::MethodIndex("/warpwatch.v1.JobService/WatchJob"),
+      detail::AuthorizeBeforeReadStreaming<v1::GetJobRequest, v1::JobEvent>(
+          *authorizer_, "/warpwatch.v1.JobService/WatchJob", detail::kMaxSmallRequestBytes,
+          [this](grpc::ServerContext* context, const v1::GetJobRequest& request,
+                 const std::function<bool(const v1::JobEvent&)>& write) {
+            return ServeWatchJob(context, request, write);
+          }));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/SubmitJob"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/SubmitJob", this,
+                                                 &JobServiceImpl::SubmitJob));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/GetJob"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/GetJob", this,
+                                                 &JobServiceImpl::GetJob));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/ListJobs"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/ListJobs", this,
+                                                 &JobServiceImpl::ListJobs));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.JobService/CancelJob"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.JobService/CancelJob", this,
+                                                 &JobServiceImpl::CancelJob));
 }
 
 }  // namespace warpwatch::server

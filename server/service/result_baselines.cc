@@ -1,11 +1,12 @@
 // File: server/service/result_baselines.cc
 // ResultService's pinned-baseline methods (baseline.proto): PinBaseline and UnpinBaseline for
 // submitters and admins, ListBaselines for readers (server/auth/role.cc). The pin's author is the
-// caller's principal, never a request field.
+// caller's principal, never a request field; a submitter unpins only its own pins.
 #include <spdlog/spdlog.h>
 
 #include <string_view>
 
+#include "server/auth/ownership.h"
 #include "server/detect/detection_config.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/result_service.h"
@@ -93,7 +94,11 @@ grpc::Status ResultServiceImpl::UnpinBaseline(grpc::ServerContext* context,
       *authorizer_, *context, kUnpinBaseline, [&](const auth::Principal& caller) -> Status {
         if (request->id() <= 0) return InvalidArgumentError("id: must be positive");
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
-        ASSIGN_OR_RETURN(*response, store->UnpinBaseline(request->id()));
+        ASSIGN_OR_RETURN(*response,
+                         store->UnpinBaseline(request->id(), [&](const v1::BaselinePin& pin) {
+                           return auth::CheckCreator(caller, pin.pinned_by(),
+                                                     "baseline pin " + std::to_string(pin.id()));
+                         }));
         spdlog::info("msg=\"baseline unpinned\" pin_id={} by={}", response->id(), caller.name);
         return OkStatus();
       });

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/detail/raw_unary_call.h"
 #include "server/service/result_compare.h"
@@ -117,8 +118,8 @@ grpc::ServerUnaryReactor* ResultServiceImpl::UploadRun(grpc::CallbackServerConte
                                                        grpc::ByteBuffer* response_bytes) {
   return detail::RawUnaryCall<v1::UploadRunRequest, v1::UploadRunResponse>(
       *authorizer_, upload_pool_, context, kUploadRun, request_bytes, response_bytes,
-      [](const auth::Principal&, size_t bytes) -> Status {
-        if (bytes <= kMaxUploadRunRequestBytes) return OkStatus();
+      [this](const auth::Principal& caller, size_t bytes) -> Status {
+        if (bytes <= kMaxUploadRunRequestBytes) return upload_rate_.Admit(caller.name);
         return ResourceExhaustedError(
             "request of " + std::to_string(bytes) + " bytes, more than the limit of " +
             std::to_string(kMaxUploadRunRequestBytes) + " (a run file of at most " +
@@ -126,18 +127,57 @@ grpc::ServerUnaryReactor* ResultServiceImpl::UploadRun(grpc::CallbackServerConte
       },
       [this](const auth::Principal& caller, const v1::UploadRunRequest& request,
              v1::UploadRunResponse* response) -> Status {
+        // An upload forms its uploader's own history; only an admin puts one in the fleet's.
+        if (request.fleet_history() && caller.role != auth::Role::kAdmin) {
+          return PermissionDeniedError(
+              "fleet_history: only an admin puts an upload in the fleet's history of a device; "
+              "without it the run is a baseline for your own later uploads of the device");
+        }
         ASSIGN_OR_RETURN(ParsedUpload upload, ParseUploadRun(request));
         ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
         ASSIGN_OR_RETURN(UploadedRun stored,
-                         store->StoreUploadedRun(upload.result, upload.content_sha256));
+                         store->StoreUploadedRun(upload.result, upload.content_sha256,
+                                                 Uploader{caller.name, request.fleet_history()}));
         *response->mutable_run() = std::move(stored.run);
         response->set_created(stored.created);
         response->set_measurements_stored(stored.measurements_stored);
-        spdlog::info("msg=\"run uploaded\" run_id={} created={} measurements={} by={} sha256={}",
-                     response->run().id(), stored.created, stored.measurements_stored, caller.name,
-                     upload.content_sha256);
+        spdlog::info(
+            "msg=\"run uploaded\" run_id={} created={} measurements={} by={} fleet_history={} "
+            "sha256={}",
+            response->run().id(), stored.created, stored.measurements_stored, caller.name,
+            response->run().fleet_history(), upload.content_sha256);
         return OkStatus();
       });
+}
+
+void ResultServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/ListRuns"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/ListRuns", this,
+                                                 &ResultServiceImpl::ListRuns));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/QueryMeasurements"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/QueryMeasurements", this,
+                                                 &ResultServiceImpl::QueryMeasurements));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/GetSeries"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/GetSeries", this,
+                                                 &ResultServiceImpl::GetSeries));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/CompareRuns"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/CompareRuns", this,
+                                                 &ResultServiceImpl::CompareRuns));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/ListRegressions"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/ListRegressions", this,
+                                                 &ResultServiceImpl::ListRegressions));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/UpdateRegression"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/UpdateRegression", this,
+                                                 &ResultServiceImpl::UpdateRegression));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/PinBaseline"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/PinBaseline", this,
+                                                 &ResultServiceImpl::PinBaseline));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/UnpinBaseline"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/UnpinBaseline", this,
+                                                 &ResultServiceImpl::UnpinBaseline));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ResultService/ListBaselines"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ResultService/ListBaselines", this,
+                                                 &ResultServiceImpl::ListBaselines));
 }
 
 }  // namespace warpwatch::server

@@ -10,18 +10,27 @@
 #include "server/auth/authorizer.h"
 #include "server/database/database.h"
 #include "server/service/detail/call_pool.h"
+#include "server/service/detail/principal_rate.h"
 #include "warpwatch/v1/result.grpc.pb.h"
 
 namespace warpwatch::server {
 
 // Thread-safe. `database` and `authorizer` must outlive the service. UploadRun is served raw
 // (detail/raw_unary_call.h): authorized and size-checked before it is parsed, then parsed and
-// stored on upload_pool_ (`upload_threads` at a time).
+// stored on upload_pool_ (`upload_threads` at a time). One principal makes at most
+// `uploads_per_minute` UploadRun calls in any minute (--max-uploads-per-minute; RESOURCE_EXHAUSTED,
+// checked before the request is parsed).
 class ResultServiceImpl final
     : public v1::ResultService::WithRawCallbackMethod_UploadRun<v1::ResultService::Service> {
  public:
-  ResultServiceImpl(Database* database, const auth::Authorizer* authorizer, int upload_threads = 2)
-      : database_(database), authorizer_(authorizer), upload_pool_(upload_threads) {}
+  ResultServiceImpl(Database* database, const auth::Authorizer* authorizer,
+                    int uploads_per_minute = 30, int upload_threads = 2)
+      : database_(database),
+        authorizer_(authorizer),
+        upload_rate_(uploads_per_minute, "UploadRun calls", "--max-uploads-per-minute"),
+        upload_pool_(upload_threads) {
+    AuthorizeBeforeReading();
+  }
 
   grpc::Status ListRuns(grpc::ServerContext* context, const v1::ListRunsRequest* request,
                         v1::ListRunsResponse* response) override;
@@ -57,8 +66,12 @@ class ResultServiceImpl final
                              v1::ListBaselinesResponse* response) override;
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   Database* database_;
   const auth::Authorizer* authorizer_;
+  detail::PrincipalRate upload_rate_;
   detail::CallPool upload_pool_;  // last: drains before the members its tasks use go
 };
 

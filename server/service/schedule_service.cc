@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/auth/ownership.h"
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/detail/schedule_requests.h"
 
@@ -24,16 +26,27 @@ Status CheckPaging(int page_size, const std::string& page_token) {
   return OkStatus();
 }
 
+// Admins act on every schedule, submitters on the ones they created (server/auth/ownership.h).
+schedule::ScheduleStore::Guard CreatorGuard(const auth::Principal& caller) {
+  return [caller](const v1::Schedule& current) {
+    return auth::CheckCreator(caller, current.created_by(), "schedule \"" + current.name() + "\"");
+  };
+}
+
 }  // namespace
 
 ScheduleServiceImpl::ScheduleServiceImpl(Database* database, schedule::ScheduleStore* store,
                                          const auth::Authorizer* authorizer,
-                                         validation::SpecLimits limits, schedule::Clock clock)
+                                         validation::SpecLimits limits, schedule::Clock clock,
+                                         detail::ScheduleLimits bounds)
     : database_(database),
       store_(store),
       authorizer_(authorizer),
       limits_(limits),
-      clock_(std::move(clock)) {}
+      clock_(std::move(clock)),
+      bounds_(bounds) {
+  AuthorizeBeforeReading();
+}
 
 StatusOr<schedule::ScheduleStore*> ScheduleServiceImpl::Ready() {
   if (store_ == nullptr) return UnimplementedError("schedules need the PostgreSQL store");
@@ -46,10 +59,18 @@ grpc::Status ScheduleServiceImpl::CreateSchedule(grpc::ServerContext* context,
                                                  v1::Schedule* response) {
   return detail::AuthorizedCall(
       *authorizer_, *context, kCreate, [&](const auth::Principal& caller) -> Status {
+        const absl::Time now = clock_();
         ASSIGN_OR_RETURN(schedule::ScheduleWrite write,
-                         detail::BuildScheduleWrite(request->schedule(), limits_, clock_()));
+                         detail::BuildScheduleWrite(request->schedule(), limits_, now));
+        RETURN_IF_ERROR(detail::CheckCronInterval(write.schedule, bounds_.min_interval, now));
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
-        ASSIGN_OR_RETURN(*response, store->CreateSchedule(write, caller.name));
+        StatusOr<v1::Schedule> created =
+            store->CreateSchedule(write, caller.name, bounds_.max_per_principal);
+        if (created.status().code() == StatusCode::kResourceExhausted) {
+          return ResourceExhaustedError(created.status().message() +
+                                        " (--max-schedules-per-principal)");
+        }
+        ASSIGN_OR_RETURN(*response, std::move(created));
         spdlog::info("msg=\"schedule created\" schedule={} cron=\"{}\" time_zone={} by={}",
                      response->name(), response->cron(), response->time_zone(), caller.name);
         return OkStatus();
@@ -95,10 +116,19 @@ grpc::Status ScheduleServiceImpl::UpdateSchedule(grpc::ServerContext* context,
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
         const absl::Time now = clock_();
         auto edit = [&](const v1::Schedule& current) -> StatusOr<schedule::ScheduleWrite> {
+          RETURN_IF_ERROR(auth::CheckCreator(caller, current.created_by(),
+                                             "schedule \"" + current.name() + "\""));
           ASSIGN_OR_RETURN(v1::Schedule merged, detail::ApplyUpdateMask(
                                                     current, request->schedule(),
                                                     request->update_mask()));
-          return detail::BuildUpdateWrite(current, merged, limits_, now);
+          ASSIGN_OR_RETURN(schedule::ScheduleWrite write,
+                           detail::BuildUpdateWrite(current, merged, limits_, now));
+          // With the defaults applied (an empty time zone is UTC).
+          if (write.schedule.cron() != current.cron() ||
+              write.schedule.time_zone() != current.time_zone()) {
+            RETURN_IF_ERROR(detail::CheckCronInterval(write.schedule, bounds_.min_interval, now));
+          }
+          return write;
         };
         ASSIGN_OR_RETURN(*response,
                          store->UpdateSchedule(request->schedule().name(), edit, caller.name));
@@ -114,7 +144,7 @@ grpc::Status ScheduleServiceImpl::DeleteSchedule(grpc::ServerContext* context,
       *authorizer_, *context, kDelete, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateScheduleName(request->name(), "name"));
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
-        RETURN_IF_ERROR(store->DeleteSchedule(request->name()));
+        RETURN_IF_ERROR(store->DeleteSchedule(request->name(), CreatorGuard(caller)));
         spdlog::info("msg=\"schedule deleted\" schedule={} by={}", request->name(), caller.name);
         return OkStatus();
       });
@@ -127,7 +157,8 @@ grpc::Status ScheduleServiceImpl::TriggerSchedule(grpc::ServerContext* context,
       *authorizer_, *context, kTrigger, [&](const auth::Principal& caller) -> Status {
         RETURN_IF_ERROR(detail::ValidateScheduleName(request->name(), "name"));
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());
-        ASSIGN_OR_RETURN(*response, store->TriggerSchedule(request->name(), caller.name));
+        ASSIGN_OR_RETURN(*response, store->TriggerSchedule(request->name(), caller.name,
+                                                                CreatorGuard(caller)));
         spdlog::info("msg=\"schedule triggered\" schedule={} schedule_run_id={} jobs={} by={}",
                      request->name(), response->id(), response->jobs_size(), caller.name);
         return OkStatus();
@@ -158,6 +189,30 @@ grpc::Status ScheduleServiceImpl::ListScheduleRuns(grpc::ServerContext* context,
         response->set_next_page_token(page.next_page_token);
         return OkStatus();
       });
+}
+
+void ScheduleServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/CreateSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/CreateSchedule", this,
+                                                 &ScheduleServiceImpl::CreateSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/GetSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/GetSchedule", this,
+                                                 &ScheduleServiceImpl::GetSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/ListSchedules"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/ListSchedules", this,
+                                                 &ScheduleServiceImpl::ListSchedules));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/UpdateSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/UpdateSchedule", this,
+                                                 &ScheduleServiceImpl::UpdateSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/DeleteSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/DeleteSchedule", this,
+                                                 &ScheduleServiceImpl::DeleteSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/TriggerSchedule"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/TriggerSchedule", this,
+                                                 &ScheduleServiceImpl::TriggerSchedule));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.ScheduleService/ListScheduleRuns"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.ScheduleService/ListScheduleRuns", this,
+                                                 &ScheduleServiceImpl::ListScheduleRuns));
 }
 
 }  // namespace warpwatch::server

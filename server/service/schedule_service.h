@@ -9,6 +9,7 @@
 #include "server/database/database.h"
 #include "server/schedule/clock.h"
 #include "server/schedule/schedule_store.h"
+#include "server/service/detail/schedule_limits.h"
 #include "server/store/paging.h"
 #include "server/validation/job_spec_validator.h"
 #include "warpwatch/v1/schedule.grpc.pb.h"
@@ -20,12 +21,13 @@ inline constexpr PageSizeLimits kScheduleRunPageSizes{20, 200};
 
 // Thread-safe. `database` (for schema readiness), `store` and `authorizer` must outlive the
 // service. `store` may be null (a server built over a non-PostgreSQL Store): every call then
-// answers UNIMPLEMENTED. `clock` computes next due times (the scheduler's clock).
+// answers UNIMPLEMENTED. `clock` computes next due times (the scheduler's clock). `bounds` limits
+// each principal's schedules and every cron's frequency (RESOURCE_EXHAUSTED naming the flag).
 class ScheduleServiceImpl final : public v1::ScheduleService::Service {
  public:
   ScheduleServiceImpl(Database* database, schedule::ScheduleStore* store,
                       const auth::Authorizer* authorizer, validation::SpecLimits limits,
-                      schedule::Clock clock);
+                      schedule::Clock clock, detail::ScheduleLimits bounds = {});
 
   grpc::Status CreateSchedule(grpc::ServerContext* context,
                               const v1::CreateScheduleRequest* request,
@@ -49,6 +51,9 @@ class ScheduleServiceImpl final : public v1::ScheduleService::Service {
                                 v1::ListScheduleRunsResponse* response) override;
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   // The store once the schema is migrated: UNAVAILABLE before, UNIMPLEMENTED without one.
   StatusOr<schedule::ScheduleStore*> Ready();
 
@@ -57,6 +62,7 @@ class ScheduleServiceImpl final : public v1::ScheduleService::Service {
   const auth::Authorizer* authorizer_;
   const validation::SpecLimits limits_;
   const schedule::Clock clock_;
+  const detail::ScheduleLimits bounds_;
 };
 
 }  // namespace warpwatch::server

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "server/logging/logging.h"
+#include "server/service/detail/authorize_before_read.h"
 #include "server/service/detail/authorized_call.h"
 #include "server/service/fleet_service.h"
 
@@ -34,7 +35,11 @@ WorkerServiceImpl::WorkerServiceImpl(Database* database, const auth::Authorizer*
       authorizer_(authorizer),
       shutdown_(shutdown),
       options_(std::move(options)),
-      upload_pool_(options_.upload_threads) {}
+      principal_polls_(options_.max_parked_polls_per_principal, "AcquireJob long-polls",
+                       "--max-parked-polls-per-principal"),
+      upload_pool_(options_.upload_threads) {
+  AuthorizeBeforeReading();
+}
 
 grpc::Status WorkerServiceImpl::Register(grpc::ServerContext* context,
                                          const v1::RegisterRequest* request,
@@ -125,6 +130,21 @@ grpc::Status WorkerServiceImpl::FinishJob(grpc::ServerContext* context,
                      v1::JobOutcome_Name(request->outcome()), v1::JobState_Name(response->state()));
         return OkStatus();
       });
+}
+
+void WorkerServiceImpl::AuthorizeBeforeReading() {
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.WorkerService/Register"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.WorkerService/Register", this,
+                                                 &WorkerServiceImpl::Register));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.WorkerService/Heartbeat"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.WorkerService/Heartbeat", this,
+                                                 &WorkerServiceImpl::Heartbeat));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.WorkerService/ReportProgress"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.WorkerService/ReportProgress", this,
+                                                 &WorkerServiceImpl::ReportProgress));
+  MarkMethodStreamed(detail::MethodIndex("/warpwatch.v1.WorkerService/FinishJob"),
+                     detail::AuthorizeBeforeRead(*authorizer_, "/warpwatch.v1.WorkerService/FinishJob", this,
+                                                 &WorkerServiceImpl::FinishJob));
 }
 
 }  // namespace warpwatch::server

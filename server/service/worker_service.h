@@ -38,6 +38,9 @@ struct WorkerServiceOptions {
   std::chrono::milliseconds deadline_margin{500};
   detail::UploadLimits upload;  // --max-upload-batch, --max-upload-bytes
   int upload_threads = 4;       // UploadMeasurements calls parsed and stored at once
+  // AcquireJob long-polls one principal may have admitted and waiting at once
+  // (--max-parked-polls-per-principal); more are refused RESOURCE_EXHAUSTED.
+  int max_parked_polls_per_principal = 64;
   // Called after each stored upload (metrics); may be empty. Must be thread-safe.
   std::function<void(const UploadCounts&)> on_upload;
   // Called with the job as stored after each claim AcquireJob hands out, and after each
@@ -51,11 +54,12 @@ struct WorkerServiceOptions {
 };
 
 // Thread-safe. `database`, `authorizer` and `shutdown` must outlive the service.
-// AcquireJob uses gRPC's callback API (its long-polls hold no thread while they wait);
-// UploadMeasurements is served raw (detail/raw_unary_call.h: authorized and size-checked before
-// it is parsed); the other methods are synchronous.
+// AcquireJob uses gRPC's raw callback API (its long-polls hold no thread while they wait; the
+// caller is authorized before its request is parsed); UploadMeasurements is served raw
+// (detail/raw_unary_call.h: authorized and size-checked before it is parsed); the other methods
+// are synchronous, authorized before their request is read (detail/authorize_before_read.h).
 class WorkerServiceImpl final
-    : public v1::WorkerService::WithCallbackMethod_AcquireJob<
+    : public v1::WorkerService::WithRawCallbackMethod_AcquireJob<
           v1::WorkerService::WithRawCallbackMethod_UploadMeasurements<v1::WorkerService::Service>> {
  public:
   WorkerServiceImpl(Database* database, const auth::Authorizer* authorizer,
@@ -77,8 +81,8 @@ class WorkerServiceImpl final
   // the server shuts down; CANCELLED when the client goes away. NOT_FOUND for an unknown worker
   // or a GPU not registered to it.
   grpc::ServerUnaryReactor* AcquireJob(grpc::CallbackServerContext* context,
-                                       const v1::AcquireJobRequest* request,
-                                       v1::AcquireJobResponse* response) override;
+                                       const grpc::ByteBuffer* request_bytes,
+                                       grpc::ByteBuffer* response_bytes) override;
   // Records progress of a held job; answers whether a cancel was requested. FAILED_PRECONDITION
   // for a job the worker does not hold.
   grpc::Status ReportProgress(grpc::ServerContext* context,
@@ -97,6 +101,9 @@ class WorkerServiceImpl final
                          v1::Job* response) override;
 
  private:
+  // Serves every synchronous unary method through detail::AuthorizeBeforeRead (the caller is
+  // authorized before its request is read); called once by the constructor.
+  void AuthorizeBeforeReading();
   // Store::CheckWorkerCaller, answered from caller_cache_ when the same principal (name and
   // whether admin) passed it for the same worker within the last 30 s.
   Status CheckCaller(Store& store, const std::string& worker_id, const auth::Principal& caller);
@@ -116,6 +123,7 @@ class WorkerServiceImpl final
   const ShutdownSignal* shutdown_;
   WorkerServiceOptions options_;
   detail::WorkerCallerCache caller_cache_{std::chrono::seconds(30)};
+  detail::PrincipalSlots principal_polls_;  // before parking_: its polls hold these slots
   detail::CallPool upload_pool_;  // after the members its tasks use: it drains first
   std::once_flag parking_once_;
   std::unique_ptr<detail::AcquireParking> parking_;  // set once under parking_once_

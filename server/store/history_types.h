@@ -122,6 +122,12 @@ struct BaselinePage {
 };
 
 // What UploadRun stored, or found stored before.
+// Who uploads a run (UploadRun) and which history it joins (migration 0018).
+struct Uploader {
+  std::string principal;       // the caller's principal, from its credentials; not empty
+  bool fleet_history = false;  // an admin's decision: the fleet's history of the device
+};
+
 struct UploadedRun {
   v1::Run run;
   bool created = false;          // false: a run with the same content digest existed

@@ -35,8 +35,9 @@ StatusOr<std::set<std::string>> PgAnalysisTx::CasesWithLevelCounters(
             " WHERE EXISTS (SELECT 1 FROM run r JOIN measurement m ON m.run_id = r.id"
             "               AND m.case_canonical = l.case_canonical"
             "               WHERE r.device_uuid = $1 AND r.started_at > l.since"
-            "                 AND m.counters <> '{}'::jsonb)",
-            run_.device_uuid, TextArrayLiteral(case_canonicals));
+            "                 AND m.counters <> '{}'::jsonb AND r.history_owner ="
+            "                   (SELECT history_owner FROM run WHERE id = $3))",
+            run_.device_uuid, TextArrayLiteral(case_canonicals), run_.run_id);
         std::set<std::string> out;
         for (const pqxx::row& row : rows) out.insert(row[0].as<std::string>());
         return out;
@@ -53,7 +54,8 @@ StatusOr<int> PgAnalysisTx::ReexplainWithCounters(
         "   AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
         "   AND g.state IN ('SUSPECTED', 'OPEN', 'ACKNOWLEDGED') AND g.swept"
         "   AND r.started_at <= (SELECT started_at FROM run WHERE id = $3)"
-        "   AND coalesce(g.explanation->>'counter_run_id', '0') = '0'",
+        "   AND coalesce(g.explanation->>'counter_run_id', '0') = '0'"
+        "   AND r.history_owner = (SELECT history_owner FROM run WHERE id = $3)",
         run_.device_uuid, TextArrayLiteral(case_canonicals), run_.run_id);
     return static_cast<int>(r.affected_rows());
   });

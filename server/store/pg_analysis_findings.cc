@@ -25,9 +25,11 @@ StatusOr<std::map<std::string, analysis::ActiveFinding>> PgAnalysisTx::LoadActiv
         // Only findings of runs that started before this one: a run analysed late (two replicas,
         // or a requeued run) is judged on its own history, never attached to a later change.
         " AND (fr.started_at, fr.id) < (SELECT c.started_at, c.id FROM run c WHERE c.id = $4)"
+        // A finding of another history (the fleet's, or another uploader's) is not this run's.
+        " AND fr.history_owner = $5::text"
         " ORDER BY g.series_id, g.id DESC",
         TextArrayLiteral(series_ids), run_.device_uuid, std::string(analysis::kMethodPinnedPrefix),
-        run_.run_id);
+        run_.run_id, run_.history_owner);
     Result out;
     for (const pqxx::row& row : rows) {
       analysis::ActiveFinding f;
@@ -108,10 +110,11 @@ StatusOr<std::map<std::string, detect::NoiseEstimate>> PgAnalysisTx::LoadModelNo
                     "  SELECT r.device_uuid, m.median_seconds, r.started_at, r.id"
                     "  FROM measurement m JOIN run r ON r.id = m.run_id"
                     "  WHERE m.series_id = s.series_id AND") +
-            kHistoryRun + " AND" + GoodPoint(2) +
+            HistoryRun(4) + " AND" + GoodPoint(2) +
             "  ORDER BY m.run_id DESC LIMIT $3) x"
             " ORDER BY s.series_id, x.started_at, x.id",
-        TextArrayLiteral(stale), max_throttled_fraction, static_cast<int64_t>(points));
+        TextArrayLiteral(stale), max_throttled_fraction, static_cast<int64_t>(points),
+        std::string());  // the fleet's history, whatever the claimed run's
     std::map<std::string, std::vector<detect::RunPoint>> history;
     for (const pqxx::row& row : rows) {
       detect::RunPoint p;

@@ -65,11 +65,15 @@ std::map<std::string, int64_t> ParseParams(const std::string& text) {
 
 }  // namespace
 
-// Runs whose points may serve as history: finished well, and not a confirmation run (those
-// measure only a night's suspects; counting them would weigh suspect nights double).
-const char* const kHistoryRun =
-    " r.state = 'SUCCEEDED' AND NOT EXISTS (SELECT 1 FROM job cj WHERE cj.id = r.job_id"
-    " AND cj.confirms_run_id IS NOT NULL)";
+// Runs whose points may serve as history: finished well, of the same history (an upload is
+// compared only with its uploader's uploads unless an admin put it in the fleet's), and not a
+// confirmation run (those measure only a night's suspects; counting them would weigh suspect
+// nights double).
+std::string HistoryRun(int owner) {
+  return " r.state = 'SUCCEEDED' AND r.history_owner = $" + std::to_string(owner) +
+         "::text AND NOT EXISTS (SELECT 1 FROM job cj WHERE cj.id = r.job_id"
+         " AND cj.confirms_run_id IS NOT NULL)";
+}
 
 // NaN sorts above Infinity in PostgreSQL, so "< Infinity" also rejects NaN.
 std::string GoodPoint(int n) {
@@ -159,7 +163,7 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
             point_columns +
             "  FROM measurement m JOIN run r ON r.id = m.run_id"
             "  WHERE m.series_id = s.series_id AND" +
-            device_filter + " AND" + kHistoryRun + " AND" + GoodPoint(3) +
+            device_filter + " AND" + HistoryRun(5) + " AND" + GoodPoint(3) +
             "  ORDER BY m.run_id DESC LIMIT $4) x),"
             " full_series AS MATERIALIZED (SELECT series_id, min(started_at) AS oldest,"
             "  min(id) AS lowest FROM cand GROUP BY series_id HAVING count(*) >= $4),"
@@ -170,7 +174,7 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
             "  WHERE r.started_at >= (SELECT min(oldest) FROM full_series)"
             "  AND r.id < (SELECT max(lowest) FROM full_series)"
             "  AND r.started_at >= f.oldest AND r.id < f.lowest AND" +
-            device_filter + " AND" + kHistoryRun + " AND" + GoodPoint(3) +
+            device_filter + " AND" + HistoryRun(5) + " AND" + GoodPoint(3) +
             "),"
             " ranked AS (SELECT p.*, row_number() OVER (PARTITION BY p.series_id"
             "  ORDER BY p.started_at DESC, p.id DESC) AS k"
@@ -187,7 +191,7 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
             "   AND g.state = 'ACCEPTED'), '-infinity'::timestamptz)"
             " FROM ranked t WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
         TextArrayLiteral(series_ids), device_uuid, max_throttled_fraction,
-        static_cast<int64_t>(newest));
+        static_cast<int64_t>(newest), run_.history_owner);
     Result out;
     for (const pqxx::row& row : rows) {
       SeriesPoint p;
@@ -225,18 +229,21 @@ StatusOr<std::map<std::string, analysis::PinnedBaseline>> PgAnalysisTx::LoadPinn
     const std::vector<std::string>& series_ids, double max_throttled_fraction) {
   using Result = std::map<std::string, analysis::PinnedBaseline>;
   return GuardPg<StatusOr<Result>>("LoadPinnedBaselines", [&]() -> StatusOr<Result> {
-    // For each series the newest pin covering it, with its runs that have a good point of it.
+    // For each series the newest pin covering it, with its runs that have a good point of it and
+    // are of the claimed run's history (a pinned upload is a baseline only where it would be one
+    // unpinned).
     pqxx::result rows = tx_.exec_params(
         std::string("SELECT DISTINCT ON (t.series_id) t.series_id, t.pin_id, t.runs::text FROM ("
                     " SELECT s.series_id, p.id AS pin_id, ARRAY(SELECT pr.run_id"
                     "   FROM baseline_pin_run pr JOIN measurement m ON m.run_id = pr.run_id"
+                    "   JOIN run hr ON hr.id = pr.run_id AND hr.history_owner = $3::text"
                     "   WHERE pr.pin_id = p.id AND m.series_id = s.series_id AND") +
             GoodPoint(2) +
             "   ORDER BY pr.run_id) AS runs"
             " FROM unnest($1::text[]) AS s(series_id)"
             " JOIN baseline_pin p ON p.series_id = s.series_id OR p.series_id = '') t"
             " WHERE cardinality(t.runs) > 0 ORDER BY t.series_id, t.pin_id DESC",
-        TextArrayLiteral(series_ids), max_throttled_fraction);
+        TextArrayLiteral(series_ids), max_throttled_fraction, run_.history_owner);
     Result out;
     for (const pqxx::row& row : rows) {
       analysis::PinnedBaseline& pin = out[row[0].as<std::string>()];
@@ -274,8 +281,8 @@ StatusOr<std::vector<analysis::PeerRun>> PgAnalysisTx::NightPeerRuns(int64_t fro
             "  AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha)"
             " SELECT r.id, r.device_uuid, ") +
             MicrosSql("r.finished_at") +
-            " FROM peer p JOIN run r ON r.id = p.id WHERE r.device_uuid <> '' AND" + kHistoryRun,
-        from_micros, to_micros, run_.run_id);
+            " FROM peer p JOIN run r ON r.id = p.id WHERE r.device_uuid <> '' AND" + HistoryRun(4),
+        from_micros, to_micros, run_.run_id, run_.history_owner);
     Result out;
     out.reserve(rows.size());
     for (const pqxx::row& row : rows) {

@@ -70,7 +70,7 @@ StatusOr<std::optional<int64_t>> PgAnalysisStore::ClaimAndAnalyze(const Analyze&
     // Finished runs only: a RUNNING run is PENDING too but not ready. The row lock is the claim.
     pqxx::result r = tx.exec(
         "SELECT r.id, coalesce(r.job_id, 0), coalesce(j.confirms_run_id, 0), r.state,"
-        " r.device_uuid, r.device_name, " +
+        " r.device_uuid, r.device_name, r.history_owner, " +
         MicrosSql("r.started_at") + ", " + MicrosSql("r.finished_at") +
         " FROM run r LEFT JOIN job j ON j.id = r.job_id"
         " WHERE r.analysis_state = 'PENDING' AND r.state <> 'RUNNING'"
@@ -83,8 +83,9 @@ StatusOr<std::optional<int64_t>> PgAnalysisStore::ClaimAndAnalyze(const Analyze&
     const std::string state = r[0][3].as<std::string>();
     run.device_uuid = r[0][4].as<std::string>();
     run.gpu_model = r[0][5].as<std::string>();
-    run.started_at_micros = r[0][6].as<int64_t>();
-    run.finished_at_micros = r[0][7].as<int64_t>();
+    run.history_owner = r[0][6].as<std::string>();
+    run.started_at_micros = r[0][7].as<int64_t>();
+    run.finished_at_micros = r[0][8].as<int64_t>();
     if (run.finished_at_micros == 0) run.finished_at_micros = run.started_at_micros;
     *claimed = run.run_id;
     std::string outcome = "SKIPPED";

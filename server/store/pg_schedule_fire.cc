@@ -178,7 +178,8 @@ StatusOr<std::optional<schedule::FireOutcome>> PgScheduleStore::FireNextDue(
 }
 
 StatusOr<v1::ScheduleRun> PgScheduleStore::TriggerSchedule(const std::string& name,
-                                                           const std::string& actor) {
+                                                           const std::string& actor,
+                                                           const Guard& guard) {
   return Run<v1::ScheduleRun>("TriggerSchedule", [&](pqxx::work& tx) -> StatusOr<v1::ScheduleRun> {
     // The row lock orders this fire with the scheduler's claim and with other triggers, so the
     // overlap check below sees every earlier fire.
@@ -195,6 +196,7 @@ StatusOr<v1::ScheduleRun> PgScheduleStore::TriggerSchedule(const std::string& na
                                      "UpdateSchedule, or delete it");
     }
     const v1::Schedule& schedule = *decoded;
+    RETURN_IF_ERROR(guard(schedule));
     const int64_t points_total = r[0][15].as<int64_t>();
     const int64_t now_micros = r[0][16].as<int64_t>();
     if (!schedule.allow_overlap() && PreviousRunActive(tx, schedule.id())) {

@@ -40,10 +40,23 @@ PgScheduleStore::PgScheduleStore(const PgScheduleStoreOptions& options)
     : online_window_(options.online_window), pool_(PoolOptionsFor(options.pg)) {}
 
 StatusOr<v1::Schedule> PgScheduleStore::CreateSchedule(const schedule::ScheduleWrite& write,
-                                                       const std::string& actor) {
+                                                       const std::string& actor,
+                                                       int max_per_actor) {
   ASSIGN_OR_RETURN(WriteJson json, ToJson(write));
   const v1::Schedule& s = write.schedule;
   return Run<v1::Schedule>("CreateSchedule", [&](pqxx::work& tx) -> StatusOr<v1::Schedule> {
+    // One creator's creates in turn: the count below then stays true until this one commits.
+    tx.exec_params("SELECT pg_advisory_xact_lock(hashtextextended('schedule creator ' || $1, 0))",
+                   actor);
+    const int64_t created =
+        tx.exec_params("SELECT count(*) FROM schedule WHERE created_by = $1", actor)[0][0]
+            .as<int64_t>();
+    if (created >= max_per_actor) {
+      return ResourceExhaustedError("\"" + actor + "\" created " + std::to_string(created) +
+                                    " schedules, the limit per principal is " +
+                                    std::to_string(max_per_actor) +
+                                    "; delete one first");
+    }
     pqxx::result r = tx.exec_params(
         "INSERT INTO schedule AS s (name, cron, time_zone, job_template, selector, enabled,"
         "  next_fire_at, missed_fire_policy, allow_overlap, points_total, created_by, updated_by)"
@@ -114,10 +127,20 @@ StatusOr<v1::Schedule> PgScheduleStore::UpdateSchedule(const std::string& name, 
   });
 }
 
-Status PgScheduleStore::DeleteSchedule(const std::string& name) {
+Status PgScheduleStore::DeleteSchedule(const std::string& name, const Guard& guard) {
   return Run<bool>("DeleteSchedule", [&](pqxx::work& tx) -> StatusOr<bool> {
-           pqxx::result r = tx.exec_params("DELETE FROM schedule WHERE name = $1 RETURNING id", name);
+           pqxx::result r = tx.exec_params(
+               "SELECT " + ScheduleColumns() + " FROM schedule s WHERE s.name = $1 FOR UPDATE",
+               name);
            if (r.empty()) return NotFoundError("schedule \"" + name + "\" not found");
+           // A schedule this server cannot decode is judged on its name and creator alone.
+           v1::Schedule current;
+           StatusOr<v1::Schedule> decoded = ScheduleFromRow(r[0]);
+           if (decoded.ok()) current = *decoded;
+           current.set_name(name);
+           current.set_created_by(r[0]["created_by"].as<std::string>());
+           RETURN_IF_ERROR(guard(current));
+           tx.exec_params("DELETE FROM schedule WHERE name = $1", name);
            return true;
          })
       .status();

@@ -146,12 +146,13 @@ StatusOr<v1::BaselinePin> PgStore::PinBaseline(const BaselinePinRequest& request
   });
 }
 
-StatusOr<v1::BaselinePin> PgStore::UnpinBaseline(int64_t id) {
+StatusOr<v1::BaselinePin> PgStore::UnpinBaseline(int64_t id, const PinGuard& guard) {
   return Run<v1::BaselinePin>("UnpinBaseline", [&](pqxx::work& tx) -> StatusOr<v1::BaselinePin> {
     pqxx::result r = tx.exec_params(
         "SELECT " + PinColumns() + " FROM baseline_pin p WHERE p.id = $1 FOR UPDATE", id);
     if (r.empty()) return NotFoundError("baseline pin " + std::to_string(id) + " not found");
     v1::BaselinePin pin = PinFromRow(r[0]);
+    RETURN_IF_ERROR(guard(pin));
     tx.exec_params("DELETE FROM baseline_pin WHERE id = $1", id);
     return pin;
   });

@@ -30,9 +30,11 @@ int64_t MicrosOr(const google::protobuf::Timestamp& ts, bool set, int64_t fallba
   return set ? MicrosFromTimestamp(ts) : fallback;
 }
 
-std::optional<v1::Run> FindByDigest(pqxx::work& tx, const std::string& digest, Status* error) {
-  pqxx::result r =
-      tx.exec_params("SELECT " + RunColumns() + " FROM run r WHERE r.content_sha256 = $1", digest);
+std::optional<v1::Run> FindByDigest(pqxx::work& tx, const std::string& uploader,
+                                    const std::string& digest, Status* error) {
+  pqxx::result r = tx.exec_params(
+      "SELECT " + RunColumns() + " FROM run r WHERE r.uploaded_by = $1 AND r.content_sha256 = $2",
+      uploader, digest);
   if (r.empty()) return std::nullopt;
   StatusOr<v1::Run> run = RunFromRow(r[0]);
   if (!run.ok()) {
@@ -45,8 +47,11 @@ std::optional<v1::Run> FindByDigest(pqxx::work& tx, const std::string& digest, S
 }  // namespace
 
 StatusOr<UploadedRun> PgStore::StoreUploadedRun(const v1::RunResult& result,
-                                                const std::string& content_sha256) {
+                                                const std::string& content_sha256,
+                                                const Uploader& uploader) {
   if (content_sha256.empty()) return InvalidArgumentError("content_sha256: empty");
+  if (uploader.principal.empty()) return InvalidArgumentError("uploader: empty");
+  const std::string history_owner = uploader.fleet_history ? "" : uploader.principal;
   RETURN_IF_ERROR(CheckUploadable(result));
   const v1::RunEnvironment& env = result.environment();
   ASSIGN_OR_RETURN(const std::string env_json, MessageToJson(env));
@@ -59,7 +64,7 @@ StatusOr<UploadedRun> PgStore::StoreUploadedRun(const v1::RunResult& result,
   const int64_t finished_us = MicrosOr(result.finished_at(), result.has_finished_at(), 0);
   return Run<UploadedRun>("StoreUploadedRun", [&](pqxx::work& tx) -> StatusOr<UploadedRun> {
     Status error = OkStatus();
-    if (std::optional<v1::Run> earlier = FindByDigest(tx, content_sha256, &error)) {
+    if (std::optional<v1::Run> earlier = FindByDigest(tx, uploader.principal, content_sha256, &error)) {
       return UploadedRun{*earlier, false, earlier->measurement_count()};
     }
     RETURN_IF_ERROR(error);
@@ -70,22 +75,24 @@ StatusOr<UploadedRun> PgStore::StoreUploadedRun(const v1::RunResult& result,
         "  hostname, driver_version, cuda_driver_version, cuda_runtime_version, worker_version,"
         "  suite_version, sm_clock_mhz_start, memory_clock_mhz_start, temperature_c_start,"
         "  power_w_start, temperature_c_end, power_w_end, clock_source, labels, started_at,"
-        "  finished_at, content_sha256)"
+        "  finished_at, content_sha256, uploaded_by, history_owner)"
         " VALUES (NULL, '', $1, $2, 'SUCCEEDED', $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11,"
         "  $12, $13, $14, $15, $16, $17::jsonb,"
         "  CASE WHEN $18::bigint = 0 THEN now()"
         "       ELSE 'epoch'::timestamptz + $18::bigint * interval '1 microsecond' END,"
         "  CASE WHEN $19::bigint = 0 THEN now()"
         "       ELSE 'epoch'::timestamptz + $19::bigint * interval '1 microsecond' END,"
-        "  $20)"
-        " ON CONFLICT (content_sha256) DO NOTHING RETURNING id",
+        "  $20, $21, $22)"
+        " ON CONFLICT (uploaded_by, content_sha256) DO NOTHING RETURNING id",
         env.device().uuid(), env.device().name(), env_json, env.hostname(), env.driver_version(),
         env.cuda_driver_version(), env.cuda_runtime_version(), env.worker_version(),
         env.suite_version(), env.sm_clock_mhz_start(), env.memory_clock_mhz_start(),
         env.temperature_c_start(), env.power_w_start(), env.temperature_c_end(), env.power_w_end(),
-        env.clock_source(), labels, started_us, finished_us, content_sha256);
+        env.clock_source(), labels, started_us, finished_us, content_sha256, uploader.principal,
+        history_owner);
     if (inserted.empty()) {
-      std::optional<v1::Run> other = FindByDigest(tx, content_sha256, &error);
+      std::optional<v1::Run> other =
+          FindByDigest(tx, uploader.principal, content_sha256, &error);
       RETURN_IF_ERROR(error);
       if (!other) return AbortedError("StoreUploadedRun: concurrent upload; retry");
       return UploadedRun{*other, false, other->measurement_count()};

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -244,8 +245,10 @@ class Store {
   virtual StatusOr<v1::BaselinePin> PinBaseline(const BaselinePinRequest& request,
                                                 double max_throttled_fraction) = 0;
   // Deletes pin `id` (the series it covered go back to their rolling window at their next run);
-  // returns it as it was. NOT_FOUND for an unknown id.
-  virtual StatusOr<v1::BaselinePin> UnpinBaseline(int64_t id) = 0;
+  // returns it as it was. NOT_FOUND for an unknown id; `guard`'s error (it sees the pin as
+  // stored, under its row lock), deleting nothing.
+  using PinGuard = std::function<Status(const v1::BaselinePin& pin)>;
+  virtual StatusOr<v1::BaselinePin> UnpinBaseline(int64_t id, const PinGuard& guard) = 0;
   // Keyset paging on id, newest first (as ListRuns).
   virtual StatusOr<BaselinePage> ListBaselines(const BaselineFilter& filter) = 0;
 
@@ -347,12 +350,16 @@ class Store {
                                                     const std::string& note,
                                                     const std::string& actor) = 0;
   // Stores a RunResult measured offline as a run with job_id NULL, state SUCCEEDED,
-  // content_sha256 = `content_sha256`, and analysis_state left PENDING (the detector takes it),
-  // its measurements through the batch insert. When a run with that digest exists, returns it
-  // with created = false and stores nothing. INVALID_ARGUMENT for a result without
-  // environment.device.uuid / name, or a measurement without case.canonical.
+  // content_sha256 = `content_sha256`, uploaded_by = uploader.principal, and analysis_state left
+  // PENDING (the detector takes it), its measurements through the batch insert. The run's
+  // history_owner is '' (the fleet's history) when uploader.fleet_history, else the uploader's
+  // principal: the analysis compares it only with runs of that history. When a run of this
+  // uploader with that digest exists, returns it with created = false and stores nothing.
+  // INVALID_ARGUMENT for a result without environment.device.uuid / name, a measurement without
+  // case.canonical, or an empty uploader.principal.
   virtual StatusOr<UploadedRun> StoreUploadedRun(const v1::RunResult& result,
-                                                 const std::string& content_sha256) = 0;
+                                                 const std::string& content_sha256,
+                                                 const Uploader& uploader) = 0;
 
   // ---- Notifications ----
 

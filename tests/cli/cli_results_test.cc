@@ -156,5 +156,18 @@ TEST_F(CliResultsTest, UploadStoresAFileOnceAndRefusesWhatIsNotARun) {
   EXPECT_EQ(Cli("upload /nonexistent/run.json", kSubmitterToken).exit_code, 3);
 }
 
+TEST_F(CliResultsTest, UploadFleetHistoryIsAnAdminsDecision) {
+  const std::string fixture = std::string(WARPWATCH_FIXTURES_DIR) + "/h100_nightly.json";
+  CliResult refused = Cli("upload --fleet-history " + fixture, kSubmitterToken);
+  EXPECT_EQ(refused.exit_code, 6) << refused.out;
+  EXPECT_NE(refused.err.find("fleet_history"), std::string::npos) << refused.err;
+  CliResult own = Cli("upload " + fixture, kSubmitterToken);
+  EXPECT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_NE(own.out.find("in ci's own history"), std::string::npos) << own.out;
+  CliResult fleet = Cli("upload --fleet-history " + fixture, kAdminToken);
+  EXPECT_EQ(fleet.exit_code, 0) << fleet.err;
+  EXPECT_NE(fleet.out.find("in the fleet's history"), std::string::npos) << fleet.out;
+}
+
 }  // namespace
 }  // namespace warpwatch::testing

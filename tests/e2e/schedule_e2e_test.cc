@@ -49,6 +49,7 @@ class ScheduleE2eTest : public ::testing::Test {
   void Start(double speed, double interval_seconds) {
     ClusterOptions options;
     options.server_args = {"--schedule-interval-seconds=" + std::to_string(interval_seconds),
+                           "--min-schedule-interval-seconds=60",  // its cron fires every minute
                            "--schedule-test-clock-anchor=" + NowUnix(),
                            "--schedule-test-clock-speed=" + std::to_string(speed),
                            "--schedule-missed-grace-seconds=3600"};

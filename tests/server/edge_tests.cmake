@@ -42,7 +42,8 @@ add_executable(server_edge_unit_tests
   service/detail/authorized_call_test.cc
   service/detail/schedule_requests_test.cc
   service/detail/call_pool_test.cc
-  service/detail/raw_unary_call_test.cc)
+  service/detail/raw_unary_call_test.cc
+  service/detail/principal_rate_test.cc)
 target_link_libraries(server_edge_unit_tests PRIVATE warpwatch_server_edge GTest::gtest_main)
 warpwatch_strict(server_edge_unit_tests)
 gtest_discover_tests(server_edge_unit_tests TEST_PREFIX "edge." PROPERTIES LABELS "server")
@@ -74,7 +75,7 @@ add_executable(server_process_tests
   hostile/unauthenticated_cost_process_test.cc
   ${PROJECT_SOURCE_DIR}/tests/e2e/child_process.cc)
 target_link_libraries(server_process_tests PRIVATE
-  warpwatch_test_support gRPC::grpc++ GTest::gtest_main)
+  warpwatch_test_support warpwatch_proto gRPC::grpc++ GTest::gtest_main)
 target_compile_definitions(server_process_tests PRIVATE
   WARPWATCH_SERVER_PATH="$<TARGET_FILE:warpwatch-server>")
 add_dependencies(server_process_tests warpwatch-server)

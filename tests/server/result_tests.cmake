@@ -4,7 +4,9 @@ add_executable(server_result_rpc_tests
   service/result_service_rpc_test.cc
   service/result_triage_rpc_test.cc
   service/result_upload_rpc_test.cc
-  service/result_baseline_rpc_test.cc)
+  service/result_baseline_rpc_test.cc
+  service/scoped_roles_rpc_test.cc
+  service/principal_limits_rpc_test.cc)
 target_link_libraries(server_result_rpc_tests PRIVATE warpwatch_rpc_test_fixture GTest::gtest_main)
 target_compile_definitions(server_result_rpc_tests PRIVATE
   WARPWATCH_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures")

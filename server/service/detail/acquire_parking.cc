@@ -3,9 +3,22 @@
 
 #include <algorithm>
 
+#include "server/service/detail/raw_unary_call.h"
+#include "server/service/grpc_status.h"
+
 namespace warpwatch::server::detail {
 
 using Clock = std::chrono::steady_clock;
+
+void AcquireReactor::Answer(const grpc::Status& status) {
+  if (status.ok()) {
+    if (Status serialized = SerializeRawResponse(response, response_bytes_); !serialized.ok()) {
+      Finish(ToGrpcStatus(serialized));
+      return;
+    }
+  }
+  Finish(status);
+}
 
 AcquireParking::AcquireParking(JobNotifier* notifier, const ShutdownSignal* shutdown, Admit admit,
                                Claim claim, Failure failure)
@@ -50,7 +63,7 @@ void AcquireParking::ArrivalLoop() {
       ++admitting_;
     }
     if (stopping) {
-      poll.reactor->Finish(grpc::Status::OK);  // empty: the server stops
+      poll.reactor->Answer(grpc::Status::OK);  // empty: the server stops
     } else {
       AdmitOne(std::move(poll));
     }
@@ -61,21 +74,21 @@ void AcquireParking::ArrivalLoop() {
 
 void AcquireParking::AdmitOne(ParkedPoll poll) {
   if (poll.reactor->cancelled()) {
-    poll.reactor->Finish(
+    poll.reactor->Answer(
         grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
     return;
   }
   // Claimed once even when its wait is already over (wait_seconds 0 asks for exactly that). A
   // poll queued behind a slow database past its client's deadline is cancelled, and ends above.
   if (shutdown_->raised()) {
-    poll.reactor->Finish(grpc::Status::OK);  // empty: the server stops
+    poll.reactor->Answer(grpc::Status::OK);  // empty: the server stops
     return;
   }
   StatusOr<bool> leased = admit_(poll);
   if (!leased.ok()) {
-    poll.reactor->Finish(failure_(poll, leased.status()));
+    poll.reactor->Answer(failure_(poll, leased.status()));
   } else if (*leased || shutdown_->raised() || Clock::now() >= poll.end) {
-    poll.reactor->Finish(grpc::Status::OK);  // a lease, or empty: the wait is already over
+    poll.reactor->Answer(grpc::Status::OK);  // a lease, or empty: the wait is already over
   } else {
     Park(std::move(poll));
   }
@@ -124,10 +137,10 @@ void AcquireParking::Pass(uint64_t generation, bool shutting_down) {
     ParkedPoll& p = *it;
     bool done = true;
     if (p.reactor->cancelled()) {
-      p.reactor->Finish(
+      p.reactor->Answer(
           grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
     } else if (shutting_down || Clock::now() >= p.end) {
-      p.reactor->Finish(grpc::Status::OK);  // empty: the wait ended (or the server stops)
+      p.reactor->Answer(grpc::Status::OK);  // empty: the wait ended (or the server stops)
     } else {
       done = false;
     }
@@ -154,7 +167,7 @@ void AcquireParking::ClaimForWakes(std::list<ParkedPoll>& polls, uint64_t genera
       p.seen = generation;  // whatever the outcome, this claim reads the queue as of now
       StatusOr<bool> leased = claim_(p);
       if (!leased.ok()) {
-        p.reactor->Finish(failure_(p, leased.status()));
+        p.reactor->Answer(failure_(p, leased.status()));
         it = polls.erase(it);
         continue;  // the job is still there for the next poll
       }
@@ -166,7 +179,7 @@ void AcquireParking::ClaimForWakes(std::list<ParkedPoll>& polls, uint64_t genera
         continue;
       }
       const bool took_it = wake.job_id == 0 || p.response->job().id() == wake.job_id;
-      p.reactor->Finish(grpc::Status::OK);
+      p.reactor->Answer(grpc::Status::OK);
       it = polls.erase(it);
       if (!wake.any && took_it) break;  // one claim for one job
     }

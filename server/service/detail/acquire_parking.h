@@ -16,6 +16,7 @@
 #define WARPWATCH_SERVER_SERVICE_DETAIL_ACQUIRE_PARKING_H_
 
 #include <grpcpp/server_context.h>
+#include <grpcpp/support/byte_buffer.h>
 #include <grpcpp/support/server_callback.h>
 
 #include <atomic>
@@ -33,20 +34,30 @@
 #include "common/status/status.h"
 #include "common/sync/shutdown_signal.h"
 #include "server/auth/token_file.h"
+#include "server/service/detail/principal_slots.h"
 #include "server/store/store.h"
 #include "warpwatch/v1/worker.pb.h"
 
 namespace warpwatch::server::detail {
 
-// The reactor of one AcquireJob call. Finish() is called exactly once, by the handler or by the
-// parking thread; OnDone (gRPC, after Finish) deletes the reactor.
+// The reactor of one AcquireJob call (served raw: gRPC hands the request's bytes), owning the
+// parsed request and the response. Answer() is called exactly once, by the handler or by the
+// parking thread; OnDone (gRPC, after it) deletes the reactor.
 class AcquireReactor : public grpc::ServerUnaryReactor {
  public:
+  // `response_bytes` is gRPC's, valid until the call is finished.
+  explicit AcquireReactor(grpc::ByteBuffer* response_bytes) : response_bytes_(response_bytes) {}
   void OnCancel() override { cancelled_ = true; }  // noticed by the parking thread's next pass
   void OnDone() override { delete this; }
   bool cancelled() const { return cancelled_; }
+  // Finishes the call with `status`, sending `response` when it is OK.
+  void Answer(const grpc::Status& status);
+
+  v1::AcquireJobRequest request;
+  v1::AcquireJobResponse response;
 
  private:
+  grpc::ByteBuffer* response_bytes_;
   std::atomic<bool> cancelled_{false};
 };
 
@@ -63,6 +74,8 @@ struct ParkedPoll {
   // What ClaimJob matches selectors against, read at admission (Admit); unknown: every wake
   // may be for this poll.
   std::optional<Claimant> claimant;
+  // The caller's share of --max-parked-polls-per-principal, released with the poll.
+  PrincipalSlots::Slot slot;
 };
 
 class AcquireParking {

@@ -27,7 +27,7 @@ Status SelectCounterRuns(pqxx::work& tx, int64_t regression_id, incidents::Findi
       "            WHERE p.series_id = g.series_id AND p.device_uuid = g.device_uuid"
       "              AND p.id <> g.id AND p.kind IN ('REGRESSION', 'IMPROVEMENT')"
       "              AND p.state <> 'NOISE' AND pr.started_at < r.started_at),"
-      "           '-infinity'::timestamptz)"
+      "           '-infinity'::timestamptz), r.history_owner"
       " FROM regression g JOIN run r ON r.id = g.run_id WHERE g.id = $1",
       regression_id);
   if (f.empty() || f[0][1].as<std::string>().empty()) return OkStatus();
@@ -36,6 +36,7 @@ Status SelectCounterRuns(pqxx::work& tx, int64_t regression_id, incidents::Findi
   const std::string started = f[0][2].as<std::string>();
   const int64_t confirmation_run = f[0][3].as<int64_t>();
   const std::string level_start = f[0][4].as<std::string>();
+  const std::string history = f[0][5].as<std::string>();  // counters of the same history only
   // The device's runs in a time range come from run_device_uuid_idx; (run_id, case_canonical)
   // is the measurement table's unique key.
   const pqxx::result base = tx.exec_params(
@@ -43,8 +44,9 @@ Status SelectCounterRuns(pqxx::work& tx, int64_t regression_id, incidents::Findi
           " FROM run r JOIN measurement m ON m.run_id = r.id AND m.case_canonical = $2"
           " WHERE r.device_uuid = $1 AND r.started_at < $3::timestamptz"
           "   AND r.started_at > $4::timestamptz AND m.counters <> '{}'::jsonb"
+          "   AND r.history_owner = $5"
           " ORDER BY r.started_at DESC LIMIT 1",
-      device, case_canonical, started, level_start);
+      device, case_canonical, started, level_start, history);
   ASSIGN_OR_RETURN(e->baseline_counters, FirstCounterRun(base));
   if (confirmation_run != 0) {
     const pqxx::result confirmation = tx.exec_params(
@@ -59,9 +61,9 @@ Status SelectCounterRuns(pqxx::work& tx, int64_t regression_id, incidents::Findi
       "SELECT " + MeasurementColumns(false) +
           " FROM run r JOIN measurement m ON m.run_id = r.id AND m.case_canonical = $2"
           " WHERE r.device_uuid = $1 AND r.started_at >= $3::timestamptz"
-          "   AND m.counters <> '{}'::jsonb"
+          "   AND m.counters <> '{}'::jsonb AND r.history_owner = $4"
           " ORDER BY r.started_at LIMIT 1",
-      device, case_canonical, started);
+      device, case_canonical, started, history);
   ASSIGN_OR_RETURN(e->new_counters, FirstCounterRun(later));
   return OkStatus();
 }

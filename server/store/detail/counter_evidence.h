@@ -12,7 +12,8 @@
 namespace warpwatch::server::detail {
 
 // Fills e->baseline_counters and e->new_counters for finding `regression_id` (its case on its
-// GPU), read in `tx`; either stays empty when no such measurement is stored:
+// GPU, from runs of the finding run's history: run.history_owner), read in `tx`; either stays
+// empty when no such measurement is stored:
 //  - baseline: the latest measurement of the case on the GPU with counters, from a run started
 //    before the finding's run and after the series' previous level change on that GPU (the run of
 //    the latest earlier REGRESSION/IMPROVEMENT finding that was not NOISE, or the time it was

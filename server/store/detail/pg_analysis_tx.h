@@ -90,9 +90,10 @@ R GuardPg(const char* what, Fn&& fn) {
 std::string OptionalDouble(const std::optional<double>& v);
 
 // SQL of a good point (detect::IsGoodRun) of measurement `m`, the throttled fraction bound being
-// parameter $n; and of a run that may serve as history (SUCCEEDED, not a confirmation run) `r`.
+// parameter $n; and of a run `r` that may serve as history (SUCCEEDED, not a confirmation run, of
+// the history owner that is parameter $owner: ClaimedRun::history_owner, '' for the fleet's).
 std::string GoodPoint(int n);
-extern const char* const kHistoryRun;
+std::string HistoryRun(int owner);
 
 // Elements of a one-dimensional PostgreSQL array literal of numbers ("{1,2.5,NaN}").
 std::vector<double> ParseDoubleArray(const std::string& literal);

@@ -21,15 +21,15 @@ class PgScheduleStore : public schedule::ScheduleStore {
   explicit PgScheduleStore(const PgScheduleStoreOptions& options);
 
   StatusOr<v1::Schedule> CreateSchedule(const schedule::ScheduleWrite& write,
-                                        const std::string& actor) override;
+                                        const std::string& actor, int max_per_actor) override;
   StatusOr<v1::Schedule> GetSchedule(const std::string& name) override;
   StatusOr<schedule::SchedulePage> ListSchedules(int page_size,
                                                  const std::string& page_token) override;
   StatusOr<v1::Schedule> UpdateSchedule(const std::string& name, const Edit& edit,
                                         const std::string& actor) override;
-  Status DeleteSchedule(const std::string& name) override;
-  StatusOr<v1::ScheduleRun> TriggerSchedule(const std::string& name,
-                                            const std::string& actor) override;
+  Status DeleteSchedule(const std::string& name, const Guard& guard) override;
+  StatusOr<v1::ScheduleRun> TriggerSchedule(const std::string& name, const std::string& actor,
+                                            const Guard& guard) override;
   StatusOr<schedule::ScheduleRunPage> ListScheduleRuns(
       const schedule::ScheduleRunQuery& query) override;
   StatusOr<std::optional<schedule::FireOutcome>> FireNextDue(absl::Time now,

@@ -49,7 +49,7 @@ class PgStore : public Store {
   StatusOr<int> DownsampleSummaries(std::chrono::hours older_than, int batch) override;
   StatusOr<v1::BaselinePin> PinBaseline(const BaselinePinRequest& request,
                                         double max_throttled_fraction) override;
-  StatusOr<v1::BaselinePin> UnpinBaseline(int64_t id) override;
+  StatusOr<v1::BaselinePin> UnpinBaseline(int64_t id, const PinGuard& guard) override;
   StatusOr<BaselinePage> ListBaselines(const BaselineFilter& filter) override;
 
   StatusOr<std::optional<Lease>> ClaimJob(const std::string& worker_id,
@@ -82,7 +82,8 @@ class PgStore : public Store {
                                             const std::string& note,
                                             const std::string& actor) override;
   StatusOr<UploadedRun> StoreUploadedRun(const v1::RunResult& result,
-                                         const std::string& content_sha256) override;
+                                         const std::string& content_sha256,
+                                         const Uploader& uploader) override;
 
   JobNotifier& job_notifier() override { return notifier_; }
 

@@ -13,7 +13,7 @@ const std::string& RunColumns() {
       " coalesce(r.environment::text, ''), r.labels::text, " +
       MicrosSql("r.started_at") + ", " + MicrosSql("r.finished_at") +
       ", (SELECT count(*) FROM measurement m WHERE m.run_id = r.id), r.analysis_state,"
-      " coalesce(r.analysis_coverage::text, '')";
+      " coalesce(r.analysis_coverage::text, ''), r.uploaded_by, r.history_owner = ''";
   return columns;
 }
 
@@ -59,6 +59,8 @@ StatusOr<v1::Run> RunFromRow(const pqxx::row& row) {
   run.set_measurement_count(row[10].as<int64_t>());
   RETURN_IF_ERROR(CoverageFromJson(row[11].as<std::string>(), row[12].as<std::string>(),
                                    run.mutable_analysis()));
+  run.set_uploaded_by(row[13].as<std::string>());
+  run.set_fleet_history(row[14].as<bool>());
   return run;
 }
 

@@ -122,7 +122,7 @@ TEST_F(AnalysisLoopTest, RunsFinishedByAWorkerOrUploadedAreAnalysedOnTheirNotifi
   result.mutable_environment()->mutable_device()->set_uuid(kDeviceB);
   result.mutable_environment()->mutable_device()->set_name(kModel);
   *result.add_measurements() = MeasurementOf(1e-4);
-  ASSERT_OK_AND_ASSIGN(UploadedRun uploaded, store_->StoreUploadedRun(result, "sha-test-1"));
+  ASSERT_OK_AND_ASSIGN(UploadedRun uploaded, store_->StoreUploadedRun(result, "sha-test-1", Uploader{"offline-user", false}));
   ASSERT_TRUE(uploaded.created);
   EXPECT_TRUE(
       WaitFor([&] { return state_of(uploaded.run.id()) == "DONE"; }, std::chrono::seconds(15)));

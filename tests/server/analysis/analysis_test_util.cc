@@ -56,6 +56,44 @@ int64_t AnalysisTest::AddScheduleRun() {
       .as<int64_t>();
 }
 
+namespace {
+
+// A point as the worker reports it, with 20 samples around its median unless it has its own.
+v1::Measurement MeasurementOf(const Point& p) {
+  v1::Measurement m;
+  m.mutable_case_()->set_family(p.family);
+  m.mutable_case_()->set_variant(p.variant);
+  for (const auto& [k, v] : p.params) (*m.mutable_case_()->mutable_params())[k] = v;
+  m.mutable_case_()->set_canonical(Canonical(p));
+  m.set_status(p.ok ? v1::POINT_STATUS_OK : v1::POINT_STATUS_FAILED);
+  m.set_verified(p.verified);
+  m.set_throttled_fraction(p.throttled);
+  m.mutable_stats()->set_median(p.median);
+  m.set_median_sm_clock_mhz(p.clock_mhz);
+  for (const auto& [name, value] : p.counters) (*m.mutable_counters())[name] = value;
+  for (double x : p.samples) m.add_samples_seconds(x);
+  for (int i = 0; p.samples.empty() && i < 20; ++i) {
+    m.add_samples_seconds(p.median * (1 + (i - 9.5) * 1e-4));
+  }
+  return m;
+}
+
+}  // namespace
+
+int64_t AnalysisTest::UploadRun(const std::vector<Point>& points, const Uploader& uploader,
+                                const std::string& device) {
+  v1::RunResult result;
+  result.mutable_environment()->mutable_device()->set_uuid(device);
+  result.mutable_environment()->mutable_device()->set_name(kModel);
+  for (const Point& p : points) *result.add_measurements() = MeasurementOf(p);
+  // A distinct digest per call: the same points uploaded twice are two runs here.
+  static int uploads = 0;
+  StatusOr<UploadedRun> stored =
+      store_->StoreUploadedRun(result, "test-digest-" + std::to_string(++uploads), uploader);
+  EXPECT_TRUE(stored.ok()) << stored.status().ToString();
+  return stored.ok() ? stored->run.id() : 0;
+}
+
 int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions& options) {
   int64_t job_id = 0;  // 0: none (NULL)
   if (options.job_id != 0) {
@@ -84,23 +122,10 @@ int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions&
           .at(0)
           .as<int64_t>();
   std::vector<v1::Measurement> batch;
-  for (const Point& p : points) {
-    v1::Measurement m;
-    m.mutable_case_()->set_family(p.family);
-    m.mutable_case_()->set_variant(p.variant);
-    for (const auto& [k, v] : p.params) (*m.mutable_case_()->mutable_params())[k] = v;
-    m.mutable_case_()->set_canonical(Canonical(p));
-    m.set_status(p.ok ? v1::POINT_STATUS_OK : v1::POINT_STATUS_FAILED);
-    m.set_verified(p.verified);
-    m.set_throttled_fraction(p.throttled);
-    m.mutable_stats()->set_median(p.median);
-    m.set_median_sm_clock_mhz(p.clock_mhz);
-    for (const auto& [name, value] : p.counters) (*m.mutable_counters())[name] = value;
-    for (double x : p.samples) m.add_samples_seconds(x);
-    for (int i = 0; p.samples.empty() && i < 20; ++i) {
-      m.add_samples_seconds(p.median * (1 + (i - 9.5) * 1e-4));
-    }
-    batch.push_back(std::move(m));
+  for (const Point& p : points) batch.push_back(MeasurementOf(p));
+  if (options.uploaded) {  // as StoreUploadedRun records it
+    Sql("UPDATE run SET uploaded_by = $2, history_owner = $2 WHERE id = $1", run_id,
+        options.uploader);
   }
   if (job_id != 0) Sql("UPDATE job SET current_run_id = $2 WHERE id = $1", job_id, run_id);
   StatusOr<UploadCounts> uploaded = store_->UploadMeasurements(run_id, kWorker, {}, batch);

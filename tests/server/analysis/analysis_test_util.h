@@ -46,6 +46,8 @@ std::string SeriesOf(const Point& p);
 struct RunOptions {
   std::string device = kDeviceA;
   bool uploaded = false;            // no job behind it (job_id NULL), as UploadRun stores one
+  // Of an uploaded run: its uploader, whose own history it is in (migration 0018).
+  std::string uploader = "offline-user";
   std::string state = "SUCCEEDED";  // the run's final state
   int64_t job_id = 0;               // use this job (e.g. a confirmation job) instead of a new one
   // The new job's MeasurementSettings (protobuf JSON). max_samples 2000 is the engine's default
@@ -104,6 +106,10 @@ class AnalysisTest : public StoreTest {
 
   // A finished run with these points (each with 20 samples around its median); returns its id.
   int64_t AddRun(const std::vector<Point>& points, const RunOptions& options = {});
+  // A run uploaded through the store's UploadRun path (Store::StoreUploadedRun) on `device` by
+  // `uploader`; returns its id. Its series are the nightly ones (default settings).
+  int64_t UploadRun(const std::vector<Point>& points, const Uploader& uploader,
+                    const std::string& device = kDeviceA);
   // `n` runs of one point each at base x (1 + N(0, noise)) (the fixture's seeded generator).
   std::vector<int64_t> AddNoisyRuns(const Point& base, int n, double noise,
                                     const RunOptions& options = {});

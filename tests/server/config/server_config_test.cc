@@ -5,6 +5,10 @@
 #include <stdlib.h>
 
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace warpwatch::server {
 namespace {
@@ -136,6 +140,38 @@ TEST(ServerConfigTest, ScheduleFlagsParseAndAreChecked) {
   config.schedule_test_clock_speed = 0;
   EXPECT_NE(ValidateServerConfig(config).message().find("--schedule-test-clock"),
             std::string::npos);
+}
+
+TEST(ServerConfigTest, PerPrincipalLimitsParseAndAreChecked) {
+  ServerConfig config = Parse({"--database-url", "postgresql://x@h/db", "--allow-open",
+                               "--max-watch-streams-per-principal", "3", "--max-watch-seconds",
+                               "60", "--max-parked-polls-per-principal", "8",
+                               "--max-uploads-per-minute", "5", "--max-schedules-per-principal",
+                               "7", "--min-schedule-interval-seconds", "900"});
+  EXPECT_EQ(config.max_watch_streams_per_principal, 3);
+  EXPECT_EQ(config.max_watch_seconds, 60);
+  EXPECT_EQ(config.max_parked_polls_per_principal, 8);
+  EXPECT_EQ(config.max_uploads_per_minute, 5);
+  EXPECT_EQ(config.max_schedules_per_principal, 7);
+  EXPECT_EQ(config.min_schedule_interval_seconds, 900);
+  EXPECT_TRUE(ValidateServerConfig(config).ok());
+  const std::vector<std::pair<std::function<void(ServerConfig&)>, std::string>> bad = {
+      {[](ServerConfig& c) { c.max_watch_streams_per_principal = 0; },
+       "--max-watch-streams-per-principal"},
+      {[](ServerConfig& c) { c.max_watch_seconds = 0; }, "--max-watch-seconds"},
+      {[](ServerConfig& c) { c.max_parked_polls_per_principal = 0; },
+       "--max-parked-polls-per-principal"},
+      {[](ServerConfig& c) { c.max_uploads_per_minute = 0; }, "--max-uploads-per-minute"},
+      {[](ServerConfig& c) { c.max_schedules_per_principal = 0; },
+       "--max-schedules-per-principal"},
+      {[](ServerConfig& c) { c.min_schedule_interval_seconds = -1; },
+       "--min-schedule-interval-seconds"},
+  };
+  for (const auto& [edit, flag] : bad) {
+    ServerConfig c = config;
+    edit(c);
+    EXPECT_NE(ValidateServerConfig(c).message().find(flag), std::string::npos) << flag;
+  }
 }
 
 }  // namespace

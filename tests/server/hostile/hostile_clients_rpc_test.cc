@@ -135,6 +135,8 @@ class HostileClientsRpcTest : public RpcTest {
                       kWorker + " worker node-1\n" + kExpired +
                       " submitter contractor expires=2020-01-01T00:00:00Z\n");
     config.max_watch_streams = kMaxWatches;
+    config.max_watch_streams_per_principal = kMaxWatches;  // one reader token opens them all
+    config.max_parked_polls_per_principal = 1000;           // one worker token polls 200 at once
     StartServer(config);
     probe_ = std::make_unique<HealthProbe>(Address());
   }
@@ -196,14 +198,26 @@ TEST_F(HostileClientsRpcTest, AMessageOverTheServersLimitIsResourceExhaustedAndT
   EXPECT_EQ(Get(id).state(), v1::JOB_STATE_QUEUED);
 }
 
-TEST_F(HostileClientsRpcTest, AMessageUnderTheTransportLimitButOverAFieldsLimitNamesTheField) {
+TEST_F(HostileClientsRpcTest, AMessageUnderTheMethodsLimitButOverAFieldsLimitNamesTheField) {
+  v1::SubmitJobRequest request;
+  *request.mutable_spec() = ValidSpec();
+  // Under the 4 MiB every small method takes (detail::kMaxSmallRequestBytes).
+  (*request.mutable_spec()->mutable_labels())["blob"] = std::string(2u << 20, 'a');
+  v1::Job job;
+  const grpc::Status status = JobStub()->SubmitJob(Context(kSubmitter).get(), request, &job);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("blob"), std::string::npos) << status.error_message();
+}
+
+TEST_F(HostileClientsRpcTest, AMessageOverASmallMethodsLimitIsRefusedNamingIt) {
   v1::SubmitJobRequest request;
   *request.mutable_spec() = ValidSpec();
   (*request.mutable_spec()->mutable_labels())["blob"] = std::string(8u << 20, 'a');
   v1::Job job;
   const grpc::Status status = JobStub()->SubmitJob(Context(kSubmitter).get(), request, &job);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("blob"), std::string::npos) << status.error_message();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(status.error_message().find("limit of 4194304"), std::string::npos)
+      << status.error_message();
 }
 
 TEST_F(HostileClientsRpcTest, OversizeMetadataIsRefusedAndTheServerGoesOn) {

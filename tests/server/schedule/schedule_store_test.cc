@@ -6,6 +6,9 @@
 namespace warpwatch::server::testing {
 namespace {
 
+// Store tests act as an admin would: every schedule may be changed.
+const schedule::ScheduleStore::Guard kAnyCaller = [](const v1::Schedule&) { return OkStatus(); };
+
 class ScheduleRowsTest : public ScheduleStoreTest {};
 
 TEST_F(ScheduleRowsTest, ACreatedScheduleReadsBackWithItsCreator) {
@@ -25,14 +28,25 @@ TEST_F(ScheduleRowsTest, ACreatedScheduleReadsBackWithItsCreator) {
 
 TEST_F(ScheduleRowsTest, ASecondScheduleOfTheSameNameIsAlreadyExists) {
   Create(Write("nightly", "0 2 * * *", T0()));
-  EXPECT_EQ(schedules_->CreateSchedule(Write("nightly", "0 3 * * *", T0()), "bob").status().code(),
+  EXPECT_EQ(schedules_->CreateSchedule(Write("nightly", "0 3 * * *", T0()), "bob", 1000).status().code(),
             StatusCode::kAlreadyExists);
+}
+
+TEST_F(ScheduleRowsTest, ACreatorPastItsLimitIsRefusedAndOthersAreNot) {
+  ASSERT_OK(schedules_->CreateSchedule(Write("a1", "0 2 * * *", T0()), "bob", 2).status());
+  ASSERT_OK(schedules_->CreateSchedule(Write("a2", "0 2 * * *", T0()), "bob", 2).status());
+  StatusOr<v1::Schedule> third = schedules_->CreateSchedule(Write("a3", "0 2 * * *", T0()), "bob", 2);
+  EXPECT_EQ(third.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(third.status().message().find("limit per principal is 2"), std::string::npos)
+      << third.status().message();
+  EXPECT_EQ(schedules_->GetSchedule("a3").status().code(), StatusCode::kNotFound);
+  EXPECT_OK(schedules_->CreateSchedule(Write("a3", "0 2 * * *", T0()), "carol", 2).status());
 }
 
 TEST_F(ScheduleRowsTest, UnknownNamesAreNotFound) {
   EXPECT_EQ(schedules_->GetSchedule("nope").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(schedules_->DeleteSchedule("nope").code(), StatusCode::kNotFound);
-  EXPECT_EQ(schedules_->TriggerSchedule("nope", "bob").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(schedules_->DeleteSchedule("nope", kAnyCaller).code(), StatusCode::kNotFound);
+  EXPECT_EQ(schedules_->TriggerSchedule("nope", "bob", kAnyCaller).status().code(), StatusCode::kNotFound);
   schedule::ScheduleRunQuery q;
   q.name = "nope";
   EXPECT_EQ(schedules_->ListScheduleRuns(q).status().code(), StatusCode::kNotFound);
@@ -92,8 +106,8 @@ TEST_F(ScheduleRowsTest, AnEditErrorChangesNothing) {
 TEST_F(ScheduleRowsTest, DeletingAScheduleKeepsTheJobsItCreated) {
   RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
   Create(Write("nightly", "0 2 * * *", T0()));
-  ASSERT_OK(schedules_->TriggerSchedule("nightly", "bob").status());
-  ASSERT_OK(schedules_->DeleteSchedule("nightly"));
+  ASSERT_OK(schedules_->TriggerSchedule("nightly", "bob", kAnyCaller).status());
+  ASSERT_OK(schedules_->DeleteSchedule("nightly", kAnyCaller));
   EXPECT_EQ(Count("SELECT count(*) FROM schedule_run"), 0);
   EXPECT_EQ(Count("SELECT count(*) FROM job WHERE schedule_run_id IS NULL"), 1);
 }

@@ -63,7 +63,7 @@ class ScheduleStoreTest : public StoreTest {
     return w;
   }
   v1::Schedule Create(const schedule::ScheduleWrite& write) {
-    StatusOr<v1::Schedule> s = schedules_->CreateSchedule(write, "alice");
+    StatusOr<v1::Schedule> s = schedules_->CreateSchedule(write, "alice", 1000);
     EXPECT_TRUE(s.ok()) << s.status().ToString();
     return s.ok() ? *s : v1::Schedule();
   }

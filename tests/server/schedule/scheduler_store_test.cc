@@ -9,6 +9,9 @@
 namespace warpwatch::server::testing {
 namespace {
 
+// Store tests act as an admin would: every schedule may be changed.
+const schedule::ScheduleStore::Guard kAnyCaller = [](const v1::Schedule&) { return OkStatus(); };
+
 using schedule::Scheduler;
 using schedule::SchedulerOptions;
 
@@ -243,7 +246,7 @@ TEST_F(SchedulerStoreTest, ADisabledScheduleNeverFiresByCron) {
 TEST_F(SchedulerStoreTest, ATriggerFiresNowAndListsItsJobsPerGpu) {
   const std::string worker = RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
   Create(Write("nightly", "0 2 * * *", T0()));
-  ASSERT_OK_AND_ASSIGN(v1::ScheduleRun run, schedules_->TriggerSchedule("nightly", "bob"));
+  ASSERT_OK_AND_ASSIGN(v1::ScheduleRun run, schedules_->TriggerSchedule("nightly", "bob", kAnyCaller));
   EXPECT_EQ(run.trigger(), v1::SCHEDULE_TRIGGER_MANUAL);
   EXPECT_EQ(run.created_by(), "bob");
   ASSERT_EQ(run.jobs_size(), 1);
@@ -252,7 +255,7 @@ TEST_F(SchedulerStoreTest, ATriggerFiresNowAndListsItsJobsPerGpu) {
   EXPECT_EQ(run.jobs(0).worker_id(), worker);
   EXPECT_EQ(run.jobs(0).job_state(), v1::JOB_STATE_QUEUED);
   // Overlap is off and the job is still queued.
-  EXPECT_EQ(schedules_->TriggerSchedule("nightly", "bob").status().code(),
+  EXPECT_EQ(schedules_->TriggerSchedule("nightly", "bob", kAnyCaller).status().code(),
             StatusCode::kFailedPrecondition);
   ASSERT_OK_AND_ASSIGN(v1::Schedule s, schedules_->GetSchedule("nightly"));
   EXPECT_EQ(s.next_fire_at().seconds(), absl::ToUnixSeconds(T0())) << "cron times unchanged";

@@ -104,7 +104,9 @@ class OpenPolls {
 };
 
 TEST_F(WorkerServiceRpcTest, TwoHundredOpenPollsHoldNoThreadEachAndOneJobGoesToOneOfThem) {
-  StartServer();
+  server::ServerConfig config = TestConfig();
+  config.max_parked_polls_per_principal = 256;  // one worker token holds all 200
+  StartServer(config);
   const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
   auto stub = WorkerStub();
   const int before = ThreadsOfThisProcess();

@@ -1,7 +1,7 @@
 // File: tests/server/service/result_rpc_test_util.h
 // ResultService RPC tests' fixture: an in-process server with a tokens file (reader "dash",
-// submitter "ci", worker "node1"), runs made through the real WorkerService, and regression rows
-// written as the detector writes them.
+// submitters "ci" and "bob", worker "node1", admin "ops"), runs made through the real
+// WorkerService, and regression rows written as the detector writes them.
 #ifndef WARPWATCH_TESTS_SERVER_SERVICE_RESULT_RPC_TEST_UTIL_H_
 #define WARPWATCH_TESTS_SERVER_SERVICE_RESULT_RPC_TEST_UTIL_H_
 
@@ -19,6 +19,9 @@ namespace warpwatch::testing {
 inline constexpr const char* kReaderToken = "reader-token-0000001";
 inline constexpr const char* kSubmitterToken = "submitter-token-0001";
 inline constexpr const char* kWorkerToken = "worker-token-0000001";
+// A second submitter ("bob") and an admin ("ops"): scoped roles (issue 23) need two credentials.
+inline constexpr const char* kOtherSubmitterToken = "submitter-token-0002";
+inline constexpr const char* kAdminToken = "admin-token-00000001";
 inline constexpr const char* kModel = "NVIDIA H100 80GB HBM3";
 
 // Case "reduce/<variant>?n=1024" with median `median` s at `clock_mhz`, five samples around it.
@@ -48,13 +51,18 @@ class ResultRpcTest : public WorkerRpcTest {
     WorkerRpcTest::SetUp();
     if (HasFatalFailure()) return;
     server::ServerConfig config = TestConfig();
-    config.tokens_file = dir_.Write("tokens", std::string(kReaderToken) + " reader dash\n" +
-                                                  kSubmitterToken + " submitter ci\n" +
-                                                  kWorkerToken + " worker node1\n");
+    config.tokens_file = dir_.Write(
+        "tokens", std::string(kReaderToken) + " reader dash\n" + kSubmitterToken +
+                      " submitter ci\n" + kOtherSubmitterToken + " submitter bob\n" +
+                      kWorkerToken + " worker node1\n" + kAdminToken + " admin ops\n");
+    Configure(config);
     StartServer(config);
     token_ = kWorkerToken;
     user_token_ = kSubmitterToken;
   }
+
+  // Called with the test's config before the server starts: a test's own limits.
+  virtual void Configure(server::ServerConfig& /*config*/) {}
 
   std::unique_ptr<v1::ResultService::Stub> Results() const {
     return v1::ResultService::NewStub(Channel());

@@ -12,6 +12,9 @@
 namespace warpwatch::server::testing {
 namespace {
 
+// Store tests act as an admin would: every pin may be removed.
+const Store::PinGuard kAnyPin = [](const v1::BaselinePin&) { return OkStatus(); };
+
 using std::chrono::hours;
 const hours kYear(24 * 365);
 
@@ -139,7 +142,7 @@ TEST_F(RollupStoreTest, PinnedAndRegressionNamedRunsKeepTheirSummaries) {
   EXPECT_EQ(Measurements(named), 1);
   EXPECT_EQ(Measurements(plain), 0);
   // Once unpinned and triaged, they fold into the same week as the first.
-  ASSERT_TRUE(store_->UnpinBaseline(stored.id()).ok());
+  ASSERT_TRUE(store_->UnpinBaseline(stored.id(), kAnyPin).ok());
   Sql("UPDATE regression SET state = 'FIXED' WHERE run_id = $1", named);
   ASSERT_OK_AND_ASSIGN(int later, store_->DownsampleSummaries(kYear, 100));
   EXPECT_EQ(later, 2);

@@ -7,6 +7,8 @@
 namespace warpwatch::server::testing {
 namespace {
 
+const Uploader kUploader{"offline-user", false};
+
 using UploadStoreTest = HistoryStoreTest;
 
 v1::RunResult MakeResult(int points) {
@@ -21,7 +23,7 @@ v1::RunResult MakeResult(int points) {
 }
 
 TEST_F(UploadStoreTest, AnUploadedRunIsAFinishedRunWithoutAJobAwaitingAnalysis) {
-  ASSERT_OK_AND_ASSIGN(UploadedRun up, store_->StoreUploadedRun(MakeResult(3), "digest-1"));
+  ASSERT_OK_AND_ASSIGN(UploadedRun up, store_->StoreUploadedRun(MakeResult(3), "digest-1", kUploader));
   EXPECT_TRUE(up.created);
   EXPECT_EQ(up.measurements_stored, 3);
   EXPECT_EQ(up.run.job_id(), 0);
@@ -39,18 +41,54 @@ TEST_F(UploadStoreTest, AnUploadedRunIsAFinishedRunWithoutAJobAwaitingAnalysis) 
 }
 
 TEST_F(UploadStoreTest, TheSameContentTwiceReturnsTheFirstRunAndStoresNothing) {
-  ASSERT_OK_AND_ASSIGN(UploadedRun first, store_->StoreUploadedRun(MakeResult(2), "digest-2"));
-  ASSERT_OK_AND_ASSIGN(UploadedRun second, store_->StoreUploadedRun(MakeResult(2), "digest-2"));
+  ASSERT_OK_AND_ASSIGN(UploadedRun first, store_->StoreUploadedRun(MakeResult(2), "digest-2", kUploader));
+  ASSERT_OK_AND_ASSIGN(UploadedRun second, store_->StoreUploadedRun(MakeResult(2), "digest-2", kUploader));
   EXPECT_FALSE(second.created);
   EXPECT_EQ(second.run.id(), first.run.id());
   EXPECT_EQ(Sql("SELECT count(*)::text FROM run WHERE $1 <> ''", "x"), "1");
   EXPECT_EQ(Sql("SELECT count(*)::text FROM measurement WHERE $1 <> ''", "x"), "2");
 }
 
+TEST_F(UploadStoreTest, AnUploadRecordsItsUploaderAndFormsTheirOwnHistory) {
+  ASSERT_OK_AND_ASSIGN(UploadedRun up,
+                       store_->StoreUploadedRun(MakeResult(1), "digest-4", kUploader));
+  EXPECT_EQ(up.run.uploaded_by(), "offline-user");
+  EXPECT_FALSE(up.run.fleet_history());
+  EXPECT_EQ(Sql("SELECT uploaded_by || ' ' || history_owner FROM run WHERE id = $1::bigint",
+                std::to_string(up.run.id())),
+            "offline-user offline-user");
+}
+
+TEST_F(UploadStoreTest, AnAdminsFleetUploadJoinsTheFleetsHistory) {
+  ASSERT_OK_AND_ASSIGN(UploadedRun up, store_->StoreUploadedRun(MakeResult(1), "digest-5",
+                                                                Uploader{"ops", true}));
+  EXPECT_EQ(up.run.uploaded_by(), "ops");
+  EXPECT_TRUE(up.run.fleet_history());
+  EXPECT_EQ(Sql("SELECT '[' || history_owner || ']' FROM run WHERE id = $1::bigint",
+                std::to_string(up.run.id())),
+            "[]");
+}
+
+TEST_F(UploadStoreTest, TheSameContentFromTwoUploadersIsTwoRunsOneInEachHistory) {
+  ASSERT_OK_AND_ASSIGN(UploadedRun mine,
+                       store_->StoreUploadedRun(MakeResult(2), "digest-6", kUploader));
+  ASSERT_OK_AND_ASSIGN(UploadedRun theirs, store_->StoreUploadedRun(MakeResult(2), "digest-6",
+                                                                    Uploader{"other-user", false}));
+  EXPECT_TRUE(theirs.created);
+  EXPECT_NE(theirs.run.id(), mine.run.id());
+  EXPECT_EQ(theirs.run.uploaded_by(), "other-user");
+}
+
+TEST_F(UploadStoreTest, AnUploadWithoutAnUploaderIsRefused) {
+  StatusOr<UploadedRun> up = store_->StoreUploadedRun(MakeResult(1), "digest-7", Uploader{});
+  EXPECT_EQ(up.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Sql("SELECT count(*)::text FROM run WHERE $1 <> ''", "x"), "0");
+}
+
 TEST_F(UploadStoreTest, AResultWithoutADeviceIsRefused) {
   v1::RunResult result = MakeResult(1);
   result.mutable_environment()->mutable_device()->clear_uuid();
-  StatusOr<UploadedRun> up = store_->StoreUploadedRun(result, "digest-3");
+  StatusOr<UploadedRun> up = store_->StoreUploadedRun(result, "digest-3", kUploader);
   EXPECT_EQ(up.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(up.status().message().find("environment.device.uuid"), std::string::npos);
   EXPECT_EQ(Sql("SELECT count(*)::text FROM run WHERE $1 <> ''", "x"), "0");
