@@ -12,6 +12,14 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
   app.add_option("--database-url", c->database_url,
                  "PostgreSQL URL, e.g. postgresql://warpwatch@localhost:5432/warpwatch")
       ->envname("WARPWATCH_DATABASE_URL");
+  app.add_option("--read-database-url", c->read_database_url,
+                 "PostgreSQL URL of a hot standby of --database-url: ListRuns, QueryMeasurements, "
+                 "GetSeries, CompareRuns and ListRegressions read there (docs/operations.md)")
+      ->envname("WARPWATCH_READ_DATABASE_URL");
+  app.add_option("--read-max-lag-seconds", c->read_max_lag_seconds,
+                 "history reads go to the primary while the standby is further behind than this")
+      ->envname("WARPWATCH_READ_MAX_LAG_SECONDS")
+      ->capture_default_str();
   app.add_option("--metrics-listen", c->metrics_listen,
                  "Prometheus /metrics address host:port; empty disables the exporter")
       ->envname("WARPWATCH_METRICS_LISTEN")
@@ -152,6 +160,13 @@ Status ValidateServerConfig(const ServerConfig& c) {
   if (c.listen.empty()) return InvalidArgumentError("--listen: empty");
   if (c.database_url.empty()) {
     return InvalidArgumentError("--database-url: required (or WARPWATCH_DATABASE_URL)");
+  }
+  if (!c.read_database_url.empty() && c.read_database_url == c.database_url) {
+    return InvalidArgumentError(
+        "--read-database-url: names the primary (--database-url); give a standby's URL or none");
+  }
+  if (c.read_max_lag_seconds <= 0 || c.read_max_lag_seconds > 86400) {
+    return InvalidArgumentError("--read-max-lag-seconds: must be in (0, 86400]");
   }
   if (c.tls_cert.empty() != c.tls_key.empty()) {
     return InvalidArgumentError("--tls-cert and --tls-key: give both or neither");

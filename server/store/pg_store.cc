@@ -21,7 +21,8 @@ PoolOptions PoolOptionsFor(const PgStoreOptions& options) {
 }
 
 PgStore::PgStore(const PgStoreOptions& options)
-    : pool_(PoolOptionsFor(options)), notifier_(WithConnectTimeout(options.url, 1)) {}
+    : pool_(PoolOptionsFor(options)),
+      notifier_(options.listen_for_jobs ? WithConnectTimeout(options.url, 1) : std::string()) {}
 
 Status PgStore::Ping() {
   StatusOr<bool> r = Run<bool>("Ping", [](pqxx::work& tx) -> StatusOr<bool> {

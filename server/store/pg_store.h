@@ -24,12 +24,15 @@ struct PgStoreOptions {
   std::chrono::milliseconds statement_timeout{10000};
   // Told of database errors and pool use (metrics); may be null. Not owned: must outlive the store.
   StoreObserver* observer = nullptr;
+  // false: job_notifier() never listens (its generation never advances). A store over a hot
+  // standby, which refuses LISTEN, serves reads only and needs no notifications.
+  bool listen_for_jobs = true;
 };
 
 // Creates the store. Connects lazily: a database that is down now makes calls answer UNAVAILABLE,
 // not this. INVALID_ARGUMENT for an empty URL or pool size < 1. The schema must be current
 // (RunMigrations in migrations.h) before calls are made. Starts the LISTEN thread of
-// job_notifier(), stopped by the destructor.
+// job_notifier() (unless !listen_for_jobs), stopped by the destructor.
 StatusOr<std::unique_ptr<Store>> OpenPgStore(const PgStoreOptions& options);
 
 }  // namespace warpwatch::server

@@ -47,13 +47,18 @@ class ResultRpcTest : public WorkerRpcTest {
   void SetUp() override {
     WorkerRpcTest::SetUp();
     if (HasFatalFailure()) return;
+    StartServer(ResultConfig());
+    token_ = kWorkerToken;
+    user_token_ = kSubmitterToken;
+  }
+
+  // TestConfig() with the tokens file; a fixture may add settings.
+  virtual server::ServerConfig ResultConfig() const {
     server::ServerConfig config = TestConfig();
     config.tokens_file = dir_.Write("tokens", std::string(kReaderToken) + " reader dash\n" +
                                                   kSubmitterToken + " submitter ci\n" +
                                                   kWorkerToken + " worker node1\n");
-    StartServer(config);
-    token_ = kWorkerToken;
-    user_token_ = kSubmitterToken;
+    return config;
   }
 
   std::unique_ptr<v1::ResultService::Stub> Results() const {
