@@ -41,6 +41,12 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
   app.add_option("--tls-client-ca", c->tls_client_ca,
                  "PEM CA bundle; requires and verifies client certificates (mTLS)")
       ->envname("WARPWATCH_TLS_CLIENT_CA");
+  app.add_option("--ingest-path", c->ingest_path,
+                 "how measurement batches are written: copy (binary COPY) or json (the "
+                 "INSERT ... SELECT FROM json_to_recordset of earlier releases)")
+      ->envname("WARPWATCH_INGEST_PATH")
+      ->check(CLI::IsMember({"copy", "json"}))
+      ->capture_default_str();
   app.add_option("--pool-size", c->pool_size, "database connections at most")
       ->envname("WARPWATCH_POOL_SIZE")
       ->capture_default_str();
@@ -173,6 +179,9 @@ Status ValidateServerConfig(const ServerConfig& c) {
   }
   if (!c.tls_client_ca.empty() && c.tls_cert.empty()) {
     return InvalidArgumentError("--tls-client-ca: needs --tls-cert and --tls-key");
+  }
+  if (c.ingest_path != "copy" && c.ingest_path != "json") {
+    return InvalidArgumentError("--ingest-path: must be copy or json");
   }
   if (c.pool_size < 1 || c.pool_size > 1000) {
     return InvalidArgumentError("--pool-size: must be in [1, 1000]");

@@ -27,6 +27,7 @@ struct ServerConfig {
   std::string tls_key;                          // PEM private key of tls_cert
   std::string tls_client_ca;                    // PEM CA; set = mTLS, clients must present a cert
   int pool_size = 8;                            // database connections at most
+  std::string ingest_path = "copy";             // measurement batches: "copy" (binary) or "json"
   int64_t max_sweep_points = 4096;              // points one job may expand to
   int lease_seconds = 60;                       // worker lease length (WorkerService)
   double heartbeat_seconds = 0;                 // interval asked of workers; 0 = lease / 3

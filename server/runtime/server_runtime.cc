@@ -85,6 +85,7 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   options.url = config.database_url;
   options.pool_size = config.pool_size;
   options.observer = runtime->database_metrics_.get();
+  options.ingest = config.ingest_path;
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
   ASSIGN_OR_RETURN(std::unique_ptr<ReadReplica> replica, OpenReadReplica(config));
   const std::string url = config.database_url;

@@ -27,6 +27,10 @@ struct PgStoreOptions {
   // false: job_notifier() never listens (its generation never advances). A store over a hot
   // standby, which refuses LISTEN, serves reads only and needs no notifications.
   bool listen_for_jobs = true;
+  // How measurement batches are written: "copy" (binary COPY, measurement_copy.h) or "json"
+  // (one INSERT ... SELECT FROM json_to_recordset, the path before issue 25; kept to compare
+  // and as a fallback). Both store the same rows. OpenPgStore: INVALID_ARGUMENT otherwise.
+  std::string ingest = "copy";
 };
 
 // Creates the store. Connects lazily: a database that is down now makes calls answer UNAVAILABLE,
