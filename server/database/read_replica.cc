@@ -8,8 +8,11 @@
 namespace warpwatch::server {
 
 ReadReplica::ReadReplica(std::unique_ptr<Store> store, std::unique_ptr<ReplicationProbe> probe,
-                         std::chrono::milliseconds max_lag)
-    : store_(std::move(store)), probe_(std::move(probe)), max_lag_(max_lag) {}
+                         std::chrono::milliseconds max_lag, std::function<void(bool)> on_probe)
+    : store_(std::move(store)),
+      probe_(std::move(probe)),
+      max_lag_(max_lag),
+      on_probe_(std::move(on_probe)) {}
 
 void ReadReplica::Probe(ReplicaLag::Clock::time_point now) {
   std::string why;  // empty: usable
@@ -40,6 +43,7 @@ void ReadReplica::Probe(ReplicaLag::Clock::time_point now) {
   }
   probed_ = true;
   usable_.store(usable);
+  if (on_probe_) on_probe_(usable);
 }
 
 }  // namespace warpwatch::server

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 
 #include "server/database/replica_lag.h"
@@ -22,9 +23,10 @@ namespace warpwatch::server {
 class ReadReplica {
  public:
   // `store` reads the standby (opened with listen_for_jobs = false); `probe` reads both servers'
-  // WAL positions. Unusable until the first Probe().
+  // WAL positions. Unusable until the first Probe(). `on_probe`, when set, is told each probe's
+  // verdict (the metrics' warpwatch_read_replica_in_use), from Probe()'s thread.
   ReadReplica(std::unique_ptr<Store> store, std::unique_ptr<ReplicationProbe> probe,
-              std::chrono::milliseconds max_lag);
+              std::chrono::milliseconds max_lag, std::function<void(bool usable)> on_probe = {});
 
   // One probe at `now`; logs when the standby becomes usable or stops being so, and why.
   void Probe(ReplicaLag::Clock::time_point now = ReplicaLag::Clock::now());
@@ -37,6 +39,7 @@ class ReadReplica {
   std::unique_ptr<Store> store_;
   std::unique_ptr<ReplicationProbe> probe_;
   const std::chrono::milliseconds max_lag_;
+  const std::function<void(bool)> on_probe_;
   ReplicaLag lag_;       // Probe() only
   bool probed_ = false;  // Probe() only
   std::atomic<bool> usable_{false};

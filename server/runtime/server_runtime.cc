@@ -5,6 +5,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/server_builder.h>
+#include <prometheus/gauge.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -57,7 +58,8 @@ StatusOr<std::unique_ptr<auth::Authorizer>> MakeAuthorizer(const std::string& to
 
 // The history reads' standby (--read-database-url), or null without one. Its store never LISTENs
 // (a standby refuses LISTEN) and its pool is as large as the primary's.
-StatusOr<std::unique_ptr<ReadReplica>> OpenReadReplica(const ServerConfig& config) {
+StatusOr<std::unique_ptr<ReadReplica>> OpenReadReplica(const ServerConfig& config,
+                                                       prometheus::Registry& registry) {
   if (config.read_database_url.empty()) return std::unique_ptr<ReadReplica>();
   PgStoreOptions options;
   options.url = config.read_database_url;
@@ -68,8 +70,17 @@ StatusOr<std::unique_ptr<ReadReplica>> OpenReadReplica(const ServerConfig& confi
                    OpenPgReplicationProbe(config.database_url, config.read_database_url));
   spdlog::info("msg=\"history reads go to the read replica while it is fit\" max_lag_s={}",
                config.read_max_lag_seconds);
+  // Only with a replica: 1 while history reads go to it, 0 while they fall back to the primary.
+  prometheus::Gauge& in_use =
+      prometheus::BuildGauge()
+          .Name("warpwatch_read_replica_in_use")
+          .Help("1 while history reads go to the --read-database-url standby, 0 while the primary "
+                "answers them (standby down, promoted or lagging)")
+          .Register(registry)
+          .Add({});
   return std::make_unique<ReadReplica>(std::move(store), std::move(probe),
-                                       Millis(config.read_max_lag_seconds));
+                                       Millis(config.read_max_lag_seconds),
+                                       [&in_use](bool usable) { in_use.Set(usable ? 1 : 0); });
 }
 
 }  // namespace
@@ -87,7 +98,8 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   options.observer = runtime->database_metrics_.get();
   options.ingest = config.ingest_path;
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
-  ASSIGN_OR_RETURN(std::unique_ptr<ReadReplica> replica, OpenReadReplica(config));
+  ASSIGN_OR_RETURN(std::unique_ptr<ReadReplica> replica,
+                   OpenReadReplica(config, runtime->metrics_->registry()));
   const std::string url = config.database_url;
   // A database a newer release migrated is refused now, while the server can still decline to
   // start; one unreachable now is checked by RunMigrations when it first answers.

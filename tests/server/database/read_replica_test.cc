@@ -96,5 +96,15 @@ TEST_F(ReadReplicaTest, StaysInUseWhileThePrimaryDoesNotAnswer) {
   EXPECT_EQ(replica_->UsableStore(), standby_);
 }
 
+TEST(ReadReplicaCallbackTest, TellsEachProbesVerdict) {
+  std::vector<StatusOr<WalPositions>> readings = {At(100, 100)};  // then down
+  std::vector<bool> told;
+  ReadReplica replica(nullptr, std::make_unique<FakeProbe>(&readings), seconds(2),
+                      [&told](bool usable) { told.push_back(usable); });
+  replica.Probe(kT0);
+  replica.Probe(kT0 + seconds(1));
+  EXPECT_EQ(told, (std::vector<bool>{true, false}));
+}
+
 }  // namespace
 }  // namespace warpwatch::server

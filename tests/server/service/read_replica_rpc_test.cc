@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <pqxx/pqxx>
 
+#include "tests/server/metrics/metrics_scrape.h"
 #include "tests/server/service/result_rpc_test_util.h"
 
 namespace warpwatch::testing {
@@ -28,6 +29,7 @@ class ReadReplicaRpcTest : public ResultRpcTest {
     server::ServerConfig config = ResultRpcTest::ResultConfig();
     config.read_database_url = StandbyUrl();
     config.read_max_lag_seconds = max_lag_seconds_;
+    config.metrics_listen = "127.0.0.1:0";
     return config;
   }
 
@@ -88,6 +90,12 @@ class ReadReplicaRpcTest : public ResultRpcTest {
     return Results()
         ->QueryMeasurements(Context(kReaderToken).get(), request, &response)
         .error_code();
+  }
+
+  // warpwatch_read_replica_in_use now; -1 when absent.
+  double InUseGauge() {
+    return SampleValue(FetchMetrics(runtime_->metrics_ports().at(0)),
+                       "warpwatch_read_replica_in_use", {});
   }
 
   double max_lag_seconds_ = 3600;
@@ -154,6 +162,7 @@ TEST_F(LaggingReplicaRpcTest, AStandbyLaggingPastTheLimitIsLeftForThePrimary) {
 
 TEST_F(ReadReplicaRpcTest, AStandbyThatIsDownIsLeftForThePrimaryUntilItReturns) {
   RunReadFromTheStandby();
+  EXPECT_EQ(InUseGauge(), 1);
   ASSERT_TRUE(standby_->Stop().ok());
   const int64_t run = MakeRun({ResultPoint("tree", 1e-3)});
   // At most one health probe (0.1 s here) may answer UNAVAILABLE; then the primary answers.
@@ -162,11 +171,13 @@ TEST_F(ReadReplicaRpcTest, AStandbyThatIsDownIsLeftForThePrimaryUntilItReturns) 
   ListedRuns(&status);
   EXPECT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(QueryCode(run), grpc::StatusCode::OK);
+  EXPECT_EQ(InUseGauge(), 0);
 
   ASSERT_TRUE(standby_->Start().ok());
   EXPECT_TRUE(
       WaitUntil([&] { return Listed(run) && StandbyClients() > 0; }, std::chrono::seconds(30)))
       << "the standby was not used again once back";
+  EXPECT_TRUE(WaitUntil([&] { return InUseGauge() == 1; }, std::chrono::seconds(30)));
 }
 
 }  // namespace
