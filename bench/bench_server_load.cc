@@ -8,7 +8,9 @@
 //           submitted while the worker's AcquireJob waits (LISTEN/NOTIFY wakes it).
 //   ingest  --ingest-workers workers upload --ingest-measurements measurements of 100 samples
 //           each through UploadMeasurements, in the worker's batches of 64, all at once:
-//           measurements per second and the server's CPU seconds per 1000 measurements.
+//           measurements per second and the server's CPU seconds per 1000 measurements. With
+//           --ingest-paths json copy [--ingest-rounds N]: each server ingest path on a fresh
+//           PostgreSQL and server, alternating, side by side.
 //   parked  --parked-workers workers (one GPU each) keep an AcquireJob long-poll open while
 //           --parked-submits jobs are submitted one at a time, each for one of their GPUs:
 //           submit -> lease latency and the server's claim transactions per submit.
@@ -131,8 +133,10 @@ StatusOr<std::vector<v1::Measurement>> IngestTemplates(const std::string& fixtur
   return out;
 }
 
-Status RunIngest(ServerUnderTest& server, const References& refs, int workers, int measurements,
-                 const std::string& fixture) {
+// Returns the measurements per second.
+StatusOr<double> RunIngest(ServerUnderTest& server, const References& refs, int workers,
+                           int measurements, const std::string& fixture,
+                           const std::string& label = "") {
   ASSIGN_OR_RETURN(const std::vector<v1::Measurement> templates, IngestTemplates(fixture));
   auto jobs = v1::JobService::NewStub(server.NewChannel());
   std::vector<std::unique_ptr<SimWorker>> sims;
@@ -182,9 +186,9 @@ Status RunIngest(ServerUnderTest& server, const References& refs, int workers, i
   const double rate = total / seconds;
   const double cpu_per_1000 = (after.cpu_seconds - before.cpu_seconds) / total * 1000;
   const Percentiles calls = Summarize(call_ms);
-  std::printf("\n== ingest: %d workers upload %d measurements of 100 samples (batches of %d,"
+  std::printf("\n== ingest%s: %d workers upload %d measurements of 100 samples (batches of %d,"
               " %.1f KB per measurement)\n",
-              workers, total, kBatch, request_bytes / 1024.0 / total);
+              label.c_str(), workers, total, kBatch, request_bytes / 1024.0 / total);
   std::printf("measurements per second: %.0f (%.2f s); goal >= 10000/s %s\n", rate, seconds,
               Goal(rate >= 10000));
   std::printf("server CPU per 1000 measurements: %.3f s (%.2f cores busy on average)\n",
@@ -194,6 +198,49 @@ Status RunIngest(ServerUnderTest& server, const References& refs, int workers, i
               calls.p50_ms, calls.p99_ms, calls.p50_ms / refs.database.p50_ms,
               calls.p99_ms / refs.database.p50_ms, refs.database.p50_ms);
   for (auto& s : sims) RETURN_IF_ERROR(s->Finish(v1::JOB_OUTCOME_FAILED));
+  return rate;
+}
+
+// The ingest of each server --ingest-path in `paths`, side by side: `rounds` rounds, each
+// starting a fresh PostgreSQL and server per path (paths alternate, so drift on a shared host
+// hits both), then the rates per round and their means.
+Status RunIngestPaths(const std::string& server_path, const std::vector<std::string>& flags,
+                      const References& refs, int workers, int measurements,
+                      const std::string& fixture, const std::vector<std::string>& paths,
+                      int rounds) {
+  std::vector<std::vector<double>> rates(paths.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t p = 0; p < paths.size(); ++p) {
+      std::vector<std::string> with_path = flags;
+      with_path.insert(with_path.end(), {"--ingest-path", paths[p]});
+      ASSIGN_OR_RETURN(std::unique_ptr<ServerUnderTest> server,
+                       ServerUnderTest::Start(server_path, workers, with_path));
+      ASSIGN_OR_RETURN(const double rate,
+                       RunIngest(*server, refs, workers, measurements, fixture,
+                                 " (--ingest-path " + paths[p] + ", round " +
+                                     std::to_string(round + 1) + ")"));
+      rates[p].push_back(rate);
+      std::fflush(stdout);
+    }
+  }
+  std::printf("\n== ingest side by side (measurements/s; fresh PostgreSQL and server each)\n");
+  std::printf("%-14s", "--ingest-path");
+  for (int round = 0; round < rounds; ++round) std::printf("  round %-5d", round + 1);
+  std::printf("  mean\n");
+  std::vector<double> means;
+  for (size_t p = 0; p < paths.size(); ++p) {
+    double sum = 0;
+    std::printf("%-14s", paths[p].c_str());
+    for (double r : rates[p]) {
+      std::printf("  %11.0f", r);
+      sum += r;
+    }
+    means.push_back(sum / rounds);
+    std::printf("  %.0f %s\n", means.back(), Goal(means.back() >= 10000));
+  }
+  for (size_t p = 1; p < paths.size(); ++p) {
+    std::printf("%s / %s: %.2fx\n", paths[p].c_str(), paths[0].c_str(), means[p] / means[0]);
+  }
   return OkStatus();
 }
 
@@ -223,6 +270,8 @@ int Main(int argc, char** argv) {
   int fleet_seconds = 30, reference_calls = 200, parked_workers = 1000, parked_submits = 100;
   std::vector<std::string> server_flags;
   std::string server_cpus, client_cpus;
+  std::vector<std::string> ingest_paths;
+  int ingest_rounds = 1;
   CLI::App app{"warpwatch-server under load: lease latency, ingest rate, a fleet of workers"};
   app.add_option("--scenario", scenario)->check(CLI::IsMember({"all", "lease", "ingest", "fleet", "parked"}));
   app.add_option("--server", server_path, "warpwatch-server executable");
@@ -230,6 +279,12 @@ int Main(int argc, char** argv) {
   app.add_option("--submits", submits)->check(CLI::Range(1, 100000));
   app.add_option("--ingest-workers", ingest_workers)->check(CLI::Range(1, 256));
   app.add_option("--ingest-measurements", ingest_measurements)->check(CLI::Range(1, 10000000));
+  app.add_option("--ingest-paths", ingest_paths,
+                 "compare these server --ingest-path values (e.g. json copy), each on a fresh "
+                 "PostgreSQL and server, instead of ingesting into the main server")
+      ->check(CLI::IsMember({"json", "copy"}));
+  app.add_option("--ingest-rounds", ingest_rounds, "rounds of --ingest-paths")
+      ->check(CLI::Range(1, 20));
   app.add_option("--fleet-workers", fleet_workers)->check(CLI::Range(1, 20000));
   app.add_option("--fleet-seconds", fleet_seconds)->check(CLI::Range(1, 3600));
   app.add_option("--parked-workers", parked_workers)->check(CLI::Range(1, 20000));
@@ -287,7 +342,12 @@ int Main(int argc, char** argv) {
   }
   std::fflush(stdout);
   if (status.ok() && (scenario == "all" || scenario == "ingest")) {
-    status = RunIngest(**server, *refs, ingest_workers, ingest_measurements, fixture);
+    if (ingest_paths.empty()) {
+      status = RunIngest(**server, *refs, ingest_workers, ingest_measurements, fixture).status();
+    } else {
+      status = RunIngestPaths(server_path, server_flags, *refs, ingest_workers,
+                              ingest_measurements, fixture, ingest_paths, ingest_rounds);
+    }
   }
   std::fflush(stdout);
   if (status.ok() && (scenario == "all" || scenario == "parked")) {

@@ -37,6 +37,8 @@ warpwatch_strict(warpwatch_server_requests)
 add_library(warpwatch_server_edge STATIC
   config/server_config.cc
   database/database.cc
+  database/read_replica.cc
+  database/replica_lag.cc
   health/health_checker.cc
   logging/logging.cc
   metrics/server_metrics.cc

@@ -12,6 +12,14 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
   app.add_option("--database-url", c->database_url,
                  "PostgreSQL URL, e.g. postgresql://warpwatch@localhost:5432/warpwatch")
       ->envname("WARPWATCH_DATABASE_URL");
+  app.add_option("--read-database-url", c->read_database_url,
+                 "PostgreSQL URL of a hot standby of --database-url: ListRuns, QueryMeasurements, "
+                 "GetSeries, CompareRuns and ListRegressions read there (docs/operations.md)")
+      ->envname("WARPWATCH_READ_DATABASE_URL");
+  app.add_option("--read-max-lag-seconds", c->read_max_lag_seconds,
+                 "history reads go to the primary while the standby is further behind than this")
+      ->envname("WARPWATCH_READ_MAX_LAG_SECONDS")
+      ->capture_default_str();
   app.add_option("--metrics-listen", c->metrics_listen,
                  "Prometheus /metrics address host:port; empty disables the exporter")
       ->envname("WARPWATCH_METRICS_LISTEN")
@@ -33,6 +41,12 @@ void AddServerFlags(CLI::App& app, ServerConfig* c) {
   app.add_option("--tls-client-ca", c->tls_client_ca,
                  "PEM CA bundle; requires and verifies client certificates (mTLS)")
       ->envname("WARPWATCH_TLS_CLIENT_CA");
+  app.add_option("--ingest-path", c->ingest_path,
+                 "how measurement batches are written: copy (binary COPY) or json (the "
+                 "INSERT ... SELECT FROM json_to_recordset of earlier releases)")
+      ->envname("WARPWATCH_INGEST_PATH")
+      ->check(CLI::IsMember({"copy", "json"}))
+      ->capture_default_str();
   app.add_option("--pool-size", c->pool_size, "database connections at most")
       ->envname("WARPWATCH_POOL_SIZE")
       ->capture_default_str();
@@ -182,11 +196,21 @@ Status ValidateServerConfig(const ServerConfig& c) {
   if (c.database_url.empty()) {
     return InvalidArgumentError("--database-url: required (or WARPWATCH_DATABASE_URL)");
   }
+  if (!c.read_database_url.empty() && c.read_database_url == c.database_url) {
+    return InvalidArgumentError(
+        "--read-database-url: names the primary (--database-url); give a standby's URL or none");
+  }
+  if (c.read_max_lag_seconds <= 0 || c.read_max_lag_seconds > 86400) {
+    return InvalidArgumentError("--read-max-lag-seconds: must be in (0, 86400]");
+  }
   if (c.tls_cert.empty() != c.tls_key.empty()) {
     return InvalidArgumentError("--tls-cert and --tls-key: give both or neither");
   }
   if (!c.tls_client_ca.empty() && c.tls_cert.empty()) {
     return InvalidArgumentError("--tls-client-ca: needs --tls-cert and --tls-key");
+  }
+  if (c.ingest_path != "copy" && c.ingest_path != "json") {
+    return InvalidArgumentError("--ingest-path: must be copy or json");
   }
   if (c.pool_size < 1 || c.pool_size > 1000) {
     return InvalidArgumentError("--pool-size: must be in [1, 1000]");

@@ -18,12 +18,16 @@ namespace warpwatch::server {
 struct ServerConfig {
   std::string listen = "0.0.0.0:50051";         // gRPC address (host:port; port 0 picks one)
   std::string database_url;                     // libpq URL; required
+  // libpq URL of a hot standby of database_url; set = history reads go there (read_replica.h)
+  std::string read_database_url;
+  double read_max_lag_seconds = 30;             // a standby further behind is not read from
   std::string metrics_listen = "0.0.0.0:9464";  // Prometheus /metrics; empty disables it
   std::string tokens_file;                      // bearer tokens (auth/token_file.h); empty = open
   std::string tls_cert;                         // PEM server certificate chain
   std::string tls_key;                          // PEM private key of tls_cert
   std::string tls_client_ca;                    // PEM CA; set = mTLS, clients must present a cert
   int pool_size = 8;                            // database connections at most
+  std::string ingest_path = "copy";             // measurement batches: "copy" (binary) or "json"
   int64_t max_sweep_points = 4096;              // points one job may expand to
   int lease_seconds = 60;                       // worker lease length (WorkerService)
   double heartbeat_seconds = 0;                 // interval asked of workers; 0 = lease / 3

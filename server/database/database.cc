@@ -7,8 +7,9 @@
 
 namespace warpwatch::server {
 
-Database::Database(std::unique_ptr<Store> store, Migrator migrator)
-    : store_(std::move(store)), migrator_(std::move(migrator)) {}
+Database::Database(std::unique_ptr<Store> store, Migrator migrator,
+                   std::unique_ptr<ReadReplica> replica)
+    : store_(std::move(store)), migrator_(std::move(migrator)), replica_(std::move(replica)) {}
 
 StatusOr<Store*> Database::ReadyStore() {
   if (!schema_ready_.load()) {
@@ -17,8 +18,22 @@ StatusOr<Store*> Database::ReadyStore() {
   return store_.get();
 }
 
+StatusOr<Store*> Database::HistoryStore() {
+  ASSIGN_OR_RETURN(Store * primary, ReadyStore());
+  if (replica_ != nullptr) {
+    if (Store* standby = replica_->UsableStore(); standby != nullptr) return standby;
+  }
+  return primary;
+}
+
 Status Database::Probe() {
   std::lock_guard<std::mutex> lock(probe_mu_);
+  Status primary = ProbePrimary();
+  if (replica_ != nullptr) replica_->Probe();
+  return primary;
+}
+
+Status Database::ProbePrimary() {
   if (!schema_ready_.load()) {
     Status migrated = migrator_();
     if (!migrated.ok()) {

@@ -5,6 +5,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/server_builder.h>
+#include <prometheus/gauge.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
 #include "server/store/pg_incident_store.h"
+#include "server/store/pg_replication_probe.h"
 #include "server/store/pg_gpu_health_store.h"
 #include "server/store/pg_schedule_store.h"
 #include "server/store/pg_store.h"
@@ -54,6 +56,33 @@ StatusOr<std::unique_ptr<auth::Authorizer>> MakeAuthorizer(const std::string& to
   return std::make_unique<auth::Authorizer>(std::move(tokens));
 }
 
+// The history reads' standby (--read-database-url), or null without one. Its store never LISTENs
+// (a standby refuses LISTEN) and its pool is as large as the primary's.
+StatusOr<std::unique_ptr<ReadReplica>> OpenReadReplica(const ServerConfig& config,
+                                                       prometheus::Registry& registry) {
+  if (config.read_database_url.empty()) return std::unique_ptr<ReadReplica>();
+  PgStoreOptions options;
+  options.url = config.read_database_url;
+  options.pool_size = config.pool_size;
+  options.listen_for_jobs = false;
+  ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
+  ASSIGN_OR_RETURN(std::unique_ptr<ReplicationProbe> probe,
+                   OpenPgReplicationProbe(config.database_url, config.read_database_url));
+  spdlog::info("msg=\"history reads go to the read replica while it is fit\" max_lag_s={}",
+               config.read_max_lag_seconds);
+  // Only with a replica: 1 while history reads go to it, 0 while they fall back to the primary.
+  prometheus::Gauge& in_use =
+      prometheus::BuildGauge()
+          .Name("warpwatch_read_replica_in_use")
+          .Help("1 while history reads go to the --read-database-url standby, 0 while the primary "
+                "answers them (standby down, promoted or lagging)")
+          .Register(registry)
+          .Add({});
+  return std::make_unique<ReadReplica>(std::move(store), std::move(probe),
+                                       Millis(config.read_max_lag_seconds),
+                                       [&in_use](bool usable) { in_use.Set(usable ? 1 : 0); });
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig& config) {
@@ -67,7 +96,10 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   options.url = config.database_url;
   options.pool_size = config.pool_size;
   options.observer = runtime->database_metrics_.get();
+  options.ingest = config.ingest_path;
   ASSIGN_OR_RETURN(std::unique_ptr<Store> store, OpenPgStore(options));
+  ASSIGN_OR_RETURN(std::unique_ptr<ReadReplica> replica,
+                   OpenReadReplica(config, runtime->metrics_->registry()));
   const std::string url = config.database_url;
   // A database a newer release migrated is refused now, while the server can still decline to
   // start; one unreachable now is checked by RunMigrations when it first answers.
@@ -81,7 +113,8 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
   RETURN_IF_ERROR(runtime->OpenIncidents(config));
   RETURN_IF_ERROR(runtime->OpenGpuHealth(config));
   RETURN_IF_ERROR(runtime->Build(config, std::move(store),
-                                 [url, timeouts] { return RunMigrations(url, timeouts); }));
+                                 [url, timeouts] { return RunMigrations(url, timeouts); },
+                                 std::move(replica)));
   RETURN_IF_ERROR(runtime->StartAnalysis(config));
   runtime->StartScheduler(config);
   return runtime;
@@ -97,7 +130,7 @@ StatusOr<std::unique_ptr<ServerRuntime>> ServerRuntime::Start(const ServerConfig
 }
 
 Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> store,
-                            Database::Migrator migrator) {
+                            Database::Migrator migrator, std::unique_ptr<ReadReplica> replica) {
   ASSIGN_OR_RETURN(authorizer_, MakeAuthorizer(config.tokens_file));
   ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                    tls::MakeServerCredentials(
@@ -106,7 +139,8 @@ Status ServerRuntime::Build(const ServerConfig& config, std::unique_ptr<Store> s
   if (metrics_ == nullptr) {
     ASSIGN_OR_RETURN(metrics_, metrics::ServerMetrics::Create(config.metrics_listen));
   }
-  database_ = std::make_unique<Database>(std::move(store), std::move(migrator));
+  database_ =
+      std::make_unique<Database>(std::move(store), std::move(migrator), std::move(replica));
 
   JobServiceOptions job_options;
   job_options.limits.max_points = config.max_sweep_points;

@@ -75,7 +75,7 @@ class ServerRuntime {
  private:
   ServerRuntime() = default;
   Status Build(const ServerConfig& config, std::unique_ptr<Store> store,
-               Database::Migrator migrator);
+               Database::Migrator migrator, std::unique_ptr<ReadReplica> replica = nullptr);
   // Opens the analysis store on config.database_url and starts the analysis loop (issue 9).
   // Start(config) calls it (main.cc, the RPC tests' servers); Start over a given store and
   // migrator does not, having no URL of its own.

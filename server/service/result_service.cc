@@ -32,7 +32,7 @@ grpc::Status ResultServiceImpl::ListRuns(grpc::ServerContext* context,
   return detail::AuthorizedCall(
       *authorizer_, *context, kListRuns, [&](const auth::Principal&) -> Status {
         ASSIGN_OR_RETURN(RunFilter filter, ToRunFilter(*request));
-        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(Store * store, database_->HistoryStore());
         ASSIGN_OR_RETURN(RunPage page, store->ListRuns(filter));
         for (v1::Run& run : page.runs) *response->add_runs() = std::move(run);
         response->set_next_page_token(page.next_page_token);
@@ -46,7 +46,7 @@ grpc::Status ResultServiceImpl::QueryMeasurements(grpc::ServerContext* context,
   return detail::AuthorizedCall(
       *authorizer_, *context, kQueryMeasurements, [&](const auth::Principal&) -> Status {
         ASSIGN_OR_RETURN(MeasurementQuery query, ToMeasurementQuery(*request));
-        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(Store * store, database_->HistoryStore());
         ASSIGN_OR_RETURN(MeasurementPage page, store->QueryMeasurements(query));
         for (v1::Measurement& m : page.measurements) *response->add_measurements() = std::move(m);
         response->set_next_page_token(page.next_page_token);
@@ -60,7 +60,7 @@ grpc::Status ResultServiceImpl::GetSeries(grpc::ServerContext* context,
   return detail::AuthorizedCall(*authorizer_, *context, kGetSeries,
                                 [&](const auth::Principal&) -> Status {
                                   ASSIGN_OR_RETURN(SeriesQuery query, ToSeriesQuery(*request));
-                                  ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+                                  ASSIGN_OR_RETURN(Store * store, database_->HistoryStore());
                                   ASSIGN_OR_RETURN(*response, store->GetSeries(query));
                                   return OkStatus();
                                 });
@@ -72,7 +72,7 @@ grpc::Status ResultServiceImpl::CompareRuns(grpc::ServerContext* context,
   return detail::AuthorizedCall(
       *authorizer_, *context, kCompareRuns, [&](const auth::Principal&) -> Status {
         RETURN_IF_ERROR(ValidateCompareRuns(*request));
-        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(Store * store, database_->HistoryStore());
         ASSIGN_OR_RETURN(v1::Run base, store->GetRun(request->base_run_id()));
         ASSIGN_OR_RETURN(v1::Run new_run, store->GetRun(request->new_run_id()));
         ASSIGN_OR_RETURN(std::vector<v1::Measurement> base_points,
@@ -90,7 +90,7 @@ grpc::Status ResultServiceImpl::ListRegressions(grpc::ServerContext* context,
   return detail::AuthorizedCall(
       *authorizer_, *context, kListRegressions, [&](const auth::Principal&) -> Status {
         ASSIGN_OR_RETURN(RegressionFilter filter, ToRegressionFilter(*request));
-        ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
+        ASSIGN_OR_RETURN(Store * store, database_->HistoryStore());
         ASSIGN_OR_RETURN(RegressionPage page, store->ListRegressions(filter));
         for (v1::Regression& g : page.regressions) *response->add_regressions() = std::move(g);
         response->set_next_page_token(page.next_page_token);

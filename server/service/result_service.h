@@ -15,7 +15,9 @@
 
 namespace warpwatch::server {
 
-// Thread-safe. `database` and `authorizer` must outlive the service. UploadRun is served raw
+// Thread-safe. `database` and `authorizer` must outlive the service. ListRuns,
+// QueryMeasurements, GetSeries, CompareRuns and ListRegressions read Database::HistoryStore()
+// (a read replica when configured and fit); every other method, the primary. UploadRun is served raw
 // (detail/raw_unary_call.h): authorized and size-checked before it is parsed, then parsed and
 // stored on upload_pool_ (`upload_threads` at a time). One principal makes at most
 // `uploads_per_minute` UploadRun calls in any minute (--max-uploads-per-minute; RESOURCE_EXHAUSTED,

@@ -5,6 +5,8 @@
 #include <pqxx/pqxx>
 
 #include "server/store/detail/conversions.h"
+#include "server/store/detail/measurement_copy.h"
+#include "server/store/detail/measurement_row.h"
 #include "server/store/detail/pg_store_impl.h"
 
 namespace warpwatch::server {
@@ -21,7 +23,16 @@ PoolOptions PoolOptionsFor(const PgStoreOptions& options) {
 }
 
 PgStore::PgStore(const PgStoreOptions& options)
-    : pool_(PoolOptionsFor(options)), notifier_(WithConnectTimeout(options.url, 1)) {}
+    : pool_(PoolOptionsFor(options)),
+      notifier_(options.listen_for_jobs ? WithConnectTimeout(options.url, 1) : std::string()),
+      copy_ingest_(options.ingest == "copy") {}
+
+StatusOr<int> PgStore::StoreBatch(pqxx::work& tx, int64_t run_id, const std::string& device_model,
+                                  const std::string& settings_key,
+                                  const std::vector<v1::Measurement>& batch) {
+  if (copy_ingest_) return CopyMeasurements(tx, run_id, device_model, settings_key, batch);
+  return InsertMeasurements(tx, run_id, device_model, settings_key, batch);
+}
 
 Status PgStore::Ping() {
   StatusOr<bool> r = Run<bool>("Ping", [](pqxx::work& tx) -> StatusOr<bool> {
@@ -55,6 +66,9 @@ void NotifyJobsQueued(pqxx::work& tx, const std::vector<int64_t>& job_ids) {
 StatusOr<std::unique_ptr<Store>> OpenPgStore(const PgStoreOptions& options) {
   if (options.url.empty()) return InvalidArgumentError("database url is empty");
   if (options.pool_size < 1) return InvalidArgumentError("pool size must be at least 1");
+  if (options.ingest != "copy" && options.ingest != "json") {
+    return InvalidArgumentError("ingest \"" + options.ingest + "\": must be copy or json");
+  }
   return std::unique_ptr<Store>(std::make_unique<detail::PgStore>(options));
 }
 

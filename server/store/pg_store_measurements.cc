@@ -49,12 +49,13 @@ StatusOr<UploadCounts> PgStore::UploadMeasurements(
     ASSIGN_OR_RETURN(env_json, MessageToJson(environment));
   }
   return Run<UploadCounts>("UploadMeasurements", [&](pqxx::work& tx) -> StatusOr<UploadCounts> {
-    // FOR SHARE: a concurrent FinishJob or reaper closing the run waits for this upload, and an
-    // upload after the close sees the run finished.
+    // FOR NO KEY UPDATE: a concurrent FinishJob or reaper closing the run waits for this upload,
+    // an upload after the close sees the run finished, and uploads of one run take turns (the
+    // copy ingest's check for stored cases holds until this one commits).
     pqxx::result run = tx.exec_params(
         "SELECT worker_id, device_name, finished_at IS NOT NULL, state,"
         " (SELECT j.spec->'measurement' FROM job j WHERE j.id = run.job_id)::text"
-        " FROM run WHERE id = $1 FOR SHARE",
+        " FROM run WHERE id = $1 FOR NO KEY UPDATE",
         run_id);
     if (run.empty()) return NotFoundError("run " + std::to_string(run_id) + " not found");
     if (run[0][0].as<std::string>() != worker_id) {
@@ -72,8 +73,8 @@ StatusOr<UploadCounts> PgStore::UploadMeasurements(
       RETURN_IF_ERROR(MessageFromJson(run[0][4].as<std::string>(), &settings));
     }
     if (!env_json.empty()) RecordEnvironment(tx, run_id, environment, env_json);
-    ASSIGN_OR_RETURN(int inserted, InsertMeasurements(tx, run_id, device_model,
-                                                      series::SettingsKey(settings), measurements));
+    ASSIGN_OR_RETURN(int inserted, StoreBatch(tx, run_id, device_model,
+                                              series::SettingsKey(settings), measurements));
     UploadCounts counts;
     counts.inserted = inserted;
     counts.duplicates = static_cast<int>(measurements.size()) - inserted;

@@ -100,8 +100,8 @@ StatusOr<UploadedRun> PgStore::StoreUploadedRun(const v1::RunResult& result,
     const int64_t run_id = inserted[0][0].as<int64_t>();
     ASSIGN_OR_RETURN(
         const int stored,
-        InsertMeasurements(tx, run_id, env.device().name(),
-                           series::SettingsKey(result.spec().measurement()), measurements));
+        StoreBatch(tx, run_id, env.device().name(),
+                   series::SettingsKey(result.spec().measurement()), measurements));
     pqxx::result run =
         tx.exec_params("SELECT " + RunColumns() + " FROM run r WHERE r.id = $1", run_id);
     ASSIGN_OR_RETURN(v1::Run stored_run, RunFromRow(run.at(0)));

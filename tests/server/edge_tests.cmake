@@ -34,6 +34,8 @@ add_executable(server_edge_unit_tests
   auth/token_digest_test.cc
   auth/token_file_test.cc
   config/server_config_test.cc
+  database/read_replica_test.cc
+  database/replica_lag_test.cc
   metrics/job_and_database_metrics_test.cc
   metrics/schedule_metrics_test.cc
   metrics/incident_metrics_test.cc

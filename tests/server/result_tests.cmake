@@ -29,3 +29,11 @@ target_link_libraries(server_incident_rpc_tests PRIVATE warpwatch_rpc_test_fixtu
 warpwatch_strict(server_incident_rpc_tests)
 gtest_discover_tests(server_incident_rpc_tests TEST_PREFIX "incident." PROPERTIES
   LABELS postgres TIMEOUT 120 DISCOVERY_TIMEOUT 60)
+
+# History reads from a hot standby (issue 25): a primary and a pg_basebackup standby.
+add_executable(server_read_replica_rpc_tests service/read_replica_rpc_test.cc)
+target_link_libraries(server_read_replica_rpc_tests PRIVATE warpwatch_rpc_test_fixture
+  GTest::gtest_main)
+warpwatch_strict(server_read_replica_rpc_tests)
+gtest_discover_tests(server_read_replica_rpc_tests TEST_PREFIX "result." PROPERTIES
+  LABELS postgres TIMEOUT 180 DISCOVERY_TIMEOUT 60)

@@ -137,21 +137,53 @@ StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Create(
     cleanup();
     return s.Annotate("copying the cached cluster");
   }
+  StatusOr<std::unique_ptr<PostgresServer>> server = StartOnFreePort(dir, user, settings);
+  if (!server.ok()) cleanup();
+  return server;
+}
+
+StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::StartOnFreePort(
+    const std::string& dir, const RunAsUser& user, std::vector<std::string> settings) {
   // A port may be taken between FreeLoopbackPort() and bind(); try a few.
   Status last;
   for (int attempt = 0; attempt < 5; ++attempt) {
-    StatusOr<int> port = FreeLoopbackPort();
-    if (!port.ok()) {
-      cleanup();
-      return port.status();
-    }
-    std::unique_ptr<PostgresServer> server(new PostgresServer(dir, user, *port, settings));
+    ASSIGN_OR_RETURN(int port, FreeLoopbackPort());
+    std::unique_ptr<PostgresServer> server(new PostgresServer(dir, user, port, settings));
     last = server->StartProcess();
     if (last.ok()) return server;
     server->dir_.clear();  // keep the dir for the next attempt
   }
-  cleanup();
   return last;
+}
+
+StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::CreateStandby(
+    const PostgresServer& primary, std::vector<std::string> settings) {
+  if (!primary.running()) return FailedPreconditionError("the primary is not running");
+  SweepAbandonedDirs();
+  ASSIGN_OR_RETURN(std::string dir, MakeTempDir("/tmp/warpwatch-pg-XXXXXX"));
+  std::ofstream(dir + "/" + kOwnerFile) << getpid() << "\n";
+  auto cleanup = [&dir]() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  };
+  // -R writes standby.signal and primary_conninfo; -X stream copies the WAL the backup needs.
+  // initdb --auth=trust already admits replication connections from 127.0.0.1.
+  Status s = detail::ChownTo(dir, primary.user_, false);
+  if (s.ok()) {
+    s = detail::RunToCompletion(
+        {Bin("pg_basebackup"), "-h", "127.0.0.1", "-p", std::to_string(primary.port_), "-U",
+         "postgres", "-D", dir + "/data", "-R", "-X", "stream", "--checkpoint=fast", "--no-sync"},
+        primary.user_, dir + "/basebackup.log", std::chrono::seconds(120));
+  }
+  if (!s.ok()) {
+    cleanup();
+    return s.Annotate("pg_basebackup");
+  }
+  settings.insert(settings.begin(), {"hot_standby=on", "wal_receiver_status_interval=1s"});
+  StatusOr<std::unique_ptr<PostgresServer>> server =
+      StartOnFreePort(dir, primary.user_, std::move(settings));
+  if (!server.ok()) cleanup();
+  return server;
 }
 
 PostgresServer::~PostgresServer() {

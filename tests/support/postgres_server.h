@@ -27,6 +27,12 @@ class PostgresServer {
   // given to the server after the harness's own and override them (a benchmark's
   // shared_buffers, say).
   static StatusOr<std::unique_ptr<PostgresServer>> Create(std::vector<std::string> settings = {});
+  // A hot standby of `primary` (which must be running): pg_basebackup -R of it into a fresh temp
+  // dir, then started with streaming replication from it (hot_standby on, so it answers reads).
+  // Everything `primary` holds now and commits later is replayed onto it. Drive it like any
+  // server (Stop/Start; the test may pause replay with pg_wal_replay_pause()).
+  static StatusOr<std::unique_ptr<PostgresServer>> CreateStandby(
+      const PostgresServer& primary, std::vector<std::string> settings = {});
 
   // Stops the server (immediate shutdown) and removes the temp dir.
   ~PostgresServer();
@@ -52,6 +58,9 @@ class PostgresServer {
                  std::vector<std::string> settings);
   // Spawns postgres and waits until it answers; INTERNAL with the server log otherwise.
   Status StartProcess();
+  // Create's port loop: starts a server on `dir` (data/ ready) on a free port, trying a few.
+  static StatusOr<std::unique_ptr<PostgresServer>> StartOnFreePort(
+      const std::string& dir, const detail::RunAsUser& user, std::vector<std::string> settings);
 
   std::string dir_;  // temp dir: data/, the unix socket, postgres.log
   detail::RunAsUser user_;

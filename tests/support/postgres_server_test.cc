@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <pqxx/pqxx>
+#include <thread>
 
 #include "tests/support/postgres_test.h"
 
@@ -53,6 +54,36 @@ TEST(PostgresServerTest, StopRefusesConnectionsAndStartServesTheSameDataAgain) {
   pqxx::connection conn(*url);
   pqxx::nontransaction tx(conn);
   EXPECT_EQ(tx.exec("SELECT x FROM t").at(0).at(0).as<int>(), 42);
+}
+
+TEST(PostgresServerTest, StandbyReplaysWhatThePrimaryCommitsAndRefusesWrites) {
+  StatusOr<std::unique_ptr<PostgresServer>> primary = PostgresServer::Create();
+  ASSERT_TRUE(primary.ok()) << primary.status().ToString();
+  StatusOr<std::string> url = (*primary)->CreateDatabase("replicated");
+  ASSERT_TRUE(url.ok()) << url.status().ToString();
+  StatusOr<std::unique_ptr<PostgresServer>> standby = PostgresServer::CreateStandby(**primary);
+  ASSERT_TRUE(standby.ok()) << standby.status().ToString();
+  {
+    pqxx::connection conn(*url);
+    pqxx::work tx(conn);
+    tx.exec("CREATE TABLE t (x int); INSERT INTO t VALUES (7)");
+    tx.commit();
+  }
+  pqxx::connection conn((*standby)->Url("replicated"));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  int seen = 0;
+  while (seen != 7 && std::chrono::steady_clock::now() < deadline) {
+    pqxx::nontransaction tx(conn);
+    // Table and row come in one transaction: once t exists, the row is there.
+    if (!tx.exec("SELECT to_regclass('public.t')").at(0).at(0).is_null()) {
+      seen = tx.exec("SELECT max(x) FROM t").at(0).at(0).as<int>();
+    }
+    if (seen != 7) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(seen, 7);
+  pqxx::nontransaction tx(conn);
+  EXPECT_TRUE(tx.exec("SELECT pg_is_in_recovery()").at(0).at(0).as<bool>());
+  EXPECT_THROW(tx.exec("INSERT INTO t VALUES (8)"), pqxx::sql_error);
 }
 
 TEST(PostgresServerTest, CreateRemovesDirectoriesOfDeadTestProcesses) {

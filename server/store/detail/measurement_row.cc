@@ -12,8 +12,6 @@
 #include "warpwatch/v1/result.pb.h"
 
 namespace warpwatch::server::detail {
-namespace {
-
 std::string PointStatusName(v1::PointStatus s) {
   switch (s) {
     case v1::POINT_STATUS_OK:
@@ -41,6 +39,8 @@ std::string LimiterName(v1::OccupancyLimiter l) {
       return "UNSPECIFIED";
   }
 }
+
+namespace {
 
 // A double for json_to_recordset: a JSON number (printed exactly), or PostgreSQL's spelling of
 // a non-finite value as a string (JSON has no NaN; float8 input reads the string).
@@ -123,11 +123,11 @@ double ParseDouble(const std::string& text) {
 
 }  // namespace
 
-StatusOr<std::string> MeasurementRecord(int64_t run_id, const std::string& series_id,
-                                        const v1::Measurement& m) {
-  // The document: everything but the sample arrays, which have columns of their own, as the
-  // proto's binary form (migration 0010: a page of 100 decodes in well under a millisecond, where
-  // protobuf's JSON parser needed ~20 ms for the same documents).
+StatusOr<std::string> MeasurementDocument(int64_t run_id, const std::string& series_id,
+                                          const v1::Measurement& m) {
+  // Everything but the sample arrays, which have columns of their own, as the proto's binary form
+  // (migration 0010: a page of 100 decodes in well under a millisecond, where protobuf's JSON
+  // parser needed ~20 ms for the same documents).
   v1::Measurement doc = m;
   doc.set_run_id(run_id);
   doc.set_series_id(series_id);
@@ -138,7 +138,24 @@ StatusOr<std::string> MeasurementRecord(int64_t run_id, const std::string& serie
   doc.clear_sample_group();
   std::string doc_bytes;
   if (!doc.SerializeToString(&doc_bytes)) return InternalError("serializing a measurement failed");
+  return doc_bytes;
+}
 
+std::string ParamsJson(const v1::Measurement& m) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [k, v] : m.case_().params()) params[k] = v;
+  return params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string CountersJson(const v1::Measurement& m) {
+  nlohmann::json counters = nlohmann::json::object();
+  for (const auto& [k, v] : m.counters()) counters[k] = Double(v);
+  return counters.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+StatusOr<std::string> MeasurementRecord(int64_t run_id, const std::string& series_id,
+                                        const v1::Measurement& m) {
+  ASSIGN_OR_RETURN(const std::string doc_bytes, MeasurementDocument(run_id, series_id, m));
   nlohmann::json params = nlohmann::json::object();
   for (const auto& [k, v] : m.case_().params()) params[k] = v;
   nlohmann::json counters = nlohmann::json::object();

@@ -17,6 +17,19 @@
 
 namespace warpwatch::server::detail {
 
+// Column text of a point status ("OK", "FAILED", "SKIPPED", "UNSPECIFIED") and of an occupancy
+// limiter ("WARPS" ... "UNSPECIFIED"), as the measurement table's CHECKs and readers expect.
+std::string PointStatusName(v1::PointStatus s);
+std::string LimiterName(v1::OccupancyLimiter l);
+
+// doc_pb of `m`: the proto without its sample arrays, run_id and series_id set, in binary form.
+StatusOr<std::string> MeasurementDocument(int64_t run_id, const std::string& series_id,
+                                          const v1::Measurement& m);
+// The params and counters columns (jsonb) as JSON text; a non-finite counter is the string
+// "NaN", "Infinity" or "-Infinity".
+std::string ParamsJson(const v1::Measurement& m);
+std::string CountersJson(const v1::Measurement& m);
+
 // One element of the JSON array InsertMeasurements hands to json_to_recordset: every column of the
 // row for `m`, its sample arrays as PostgreSQL array literals and the rest of the proto (run_id and
 // series_id set, sample arrays cleared) as the hex of its binary form. Pure (no database): the

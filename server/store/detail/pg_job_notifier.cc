@@ -53,12 +53,14 @@ JobWake ParseJobWake(const std::string& payload) {
   return wake;
 }
 
-PgJobNotifier::PgJobNotifier(std::string url) : url_(std::move(url)), thread_([this] { Loop(); }) {}
+PgJobNotifier::PgJobNotifier(std::string url) : url_(std::move(url)) {
+  if (!url_.empty()) thread_ = std::thread([this] { Loop(); });
+}
 
 PgJobNotifier::~PgJobNotifier() {
   stop_ = true;
   cv_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 uint64_t PgJobNotifier::Generation() const {

@@ -36,7 +36,8 @@ JobWake ParseJobWake(const std::string& payload);
 
 class PgJobNotifier : public JobNotifier {
  public:
-  // Starts the listening thread; `url` should carry a connect_timeout. Never blocks.
+  // Starts the listening thread; `url` should carry a connect_timeout. Never blocks. An empty
+  // `url` starts none: the generation then only advances through Bump().
   explicit PgJobNotifier(std::string url);
   // Stops and joins the thread (at most about one connect_timeout).
   ~PgJobNotifier() override;

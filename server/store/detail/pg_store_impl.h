@@ -92,9 +92,16 @@ class PgStore : public Store {
   StatusOr<T> Run(const std::string& what, Fn&& fn) {
     return Transact<T>(pool_, what, std::forward<Fn>(fn));
   }
+  // A batch of measurements into run `run_id` by the configured ingest (PgStoreOptions::ingest):
+  // CopyMeasurements (measurement_copy.h) or InsertMeasurements (measurement_row.h). The caller
+  // holds the run's row FOR NO KEY UPDATE or created it in `tx`.
+  StatusOr<int> StoreBatch(pqxx::work& tx, int64_t run_id, const std::string& device_model,
+                           const std::string& settings_key,
+                           const std::vector<v1::Measurement>& batch);
 
   ConnectionPool pool_;
   PgJobNotifier notifier_;
+  const bool copy_ingest_;
 };
 
 

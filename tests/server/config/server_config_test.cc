@@ -81,6 +81,21 @@ TEST(ServerConfigTest, ADatabaseUrlIsRequired) {
   EXPECT_NE(status.message().find("--database-url"), std::string::npos);
 }
 
+TEST(ServerConfigTest, AReadReplicaUrlMustNotNameThePrimaryAndItsLagLimitMustBePositive) {
+  ServerConfig config =
+      Parse({"--database-url", "postgresql://x@h/db", "--allow-open", "--read-database-url",
+             "postgresql://x@standby/db", "--read-max-lag-seconds", "5"});
+  EXPECT_EQ(config.read_database_url, "postgresql://x@standby/db");
+  EXPECT_EQ(config.read_max_lag_seconds, 5);
+  EXPECT_TRUE(ValidateServerConfig(config).ok()) << ValidateServerConfig(config).ToString();
+  config.read_database_url = config.database_url;
+  EXPECT_NE(ValidateServerConfig(config).message().find("--read-database-url"), std::string::npos);
+  config.read_database_url = "postgresql://x@standby/db";
+  config.read_max_lag_seconds = 0;
+  EXPECT_NE(ValidateServerConfig(config).message().find("--read-max-lag-seconds"),
+            std::string::npos);
+}
+
 TEST(ServerConfigTest, AClientCaNeedsAServerCertificate) {
   ServerConfig config;
   config.database_url = "postgresql://x@h/db";

@@ -50,15 +50,21 @@ class ResultRpcTest : public WorkerRpcTest {
   void SetUp() override {
     WorkerRpcTest::SetUp();
     if (HasFatalFailure()) return;
+    server::ServerConfig config = ResultConfig();
+    Configure(config);
+    StartServer(config);
+    token_ = kWorkerToken;
+    user_token_ = kSubmitterToken;
+  }
+
+  // TestConfig() with the tokens file; a fixture may add settings.
+  virtual server::ServerConfig ResultConfig() const {
     server::ServerConfig config = TestConfig();
     config.tokens_file = dir_.Write(
         "tokens", std::string(kReaderToken) + " reader dash\n" + kSubmitterToken +
                       " submitter ci\n" + kOtherSubmitterToken + " submitter bob\n" +
                       kWorkerToken + " worker node1\n" + kAdminToken + " admin ops\n");
-    Configure(config);
-    StartServer(config);
-    token_ = kWorkerToken;
-    user_token_ = kSubmitterToken;
+    return config;
   }
 
   // Called with the test's config before the server starts: a test's own limits.
