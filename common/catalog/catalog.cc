@@ -40,6 +40,9 @@ std::vector<FamilyInfo>* BuildFamilies() {
       MemoryAllocationChurn(),
       MemoryManaged(),
       Matmul(),
+      InterconnectPeerCopy(),
+      InterconnectPeerRead(),
+      InterconnectNccl(),
       TestingFault(),  // test-only families last
   };
   for (FamilyInfo& f : *families) f.counters.push_back(kAchievedOccupancyCounter);

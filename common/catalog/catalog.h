@@ -54,6 +54,10 @@ struct FamilyInfo {
   // region launches no kernel of ours (cudaMemcpy, transfers) the engine reports it as absent.
   std::vector<std::string> counters;
   bool test_only = false;          // exists for tests (a faulting family); not in the nightly suite
+  // The family measures the node, not one GPU: its points use every GPU of the worker at once
+  // (GPU pairs, collectives). A job of such a family runs once per node, on the node's first GPU
+  // with every GPU visible; on a one-GPU node its points answer "not applicable" (SKIPPED).
+  bool node_scoped = false;
   // What a sample's time covers when it is more than the kernels Run() launches (copies,
   // allocations, page migration, device-side launches); empty for kernel-only families. Such a
   // family's event time differs from its kernels' CUPTI time by design, so the engine does not

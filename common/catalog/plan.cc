@@ -33,8 +33,18 @@ StatusOr<std::vector<size_t>> SelectFamilies(const v1::JobSpec& spec) {
     if (pattern.empty()) return InvalidArgumentError(Field("families", i) + ": empty");
     bool matched = false;
     for (size_t f = 0; f < all.size(); ++f) {
-      bool hit = IsGlob(pattern) ? !all[f].test_only && GlobMatch(pattern, all[f].name)
-                                 : all[f].name == pattern;
+      const bool same_scope = all[f].node_scoped == spec.node_scoped();
+      if (!IsGlob(pattern) && all[f].name == pattern && !same_scope) {
+        return InvalidArgumentError(
+            Field("families", i) + ": " + Quote(pattern) +
+            (spec.node_scoped()
+                 ? " measures one GPU; a node job (spec.node_scoped) takes node-scoped families only"
+                 : " measures the node's GPUs together: submit it as a node job "
+                   "(spec.node_scoped)"));
+      }
+      bool hit = IsGlob(pattern)
+                     ? !all[f].test_only && same_scope && GlobMatch(pattern, all[f].name)
+                     : all[f].name == pattern;
       if (hit) selected[f] = matched = true;
     }
     if (!matched) {

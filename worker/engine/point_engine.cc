@@ -272,6 +272,7 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
   kernels::Work work = current->work();
   context.bytes = work.bytes;
   context.flops = work.flops;
+  context.bus_bytes = work.bus_bytes;
   context.peak_bytes_per_second = info_.device.theoretical_bandwidth_bytes_per_second();
   // Judged against the clock the GPU is set to run at now, not its maximum: a fleet that locks or
   // sets application clocks is not throttled at its setting.

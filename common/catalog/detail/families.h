@@ -58,6 +58,11 @@ FamilyInfo DynamicParallelism();
 // families/matmul.cc
 FamilyInfo Matmul();
 
+// families/interconnect.cc (node-scoped)
+FamilyInfo InterconnectPeerCopy();
+FamilyInfo InterconnectPeerRead();
+FamilyInfo InterconnectNccl();
+
 // families/testing.cc (test_only)
 FamilyInfo TestingFault();
 

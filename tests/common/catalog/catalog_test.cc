@@ -22,7 +22,8 @@ const std::vector<std::string> kSuite = {
     "instr.intrinsics",       "instr.trig_range",     "instr.integer_division",
     "instr.type_conversion",  "instr.syncthreads",    "transfer.host_device",
     "concurrency.streams",    "dynamic_parallelism",  "memory.allocation_churn",
-    "memory.managed",         "matmul",
+    "memory.managed",         "matmul",               "interconnect.peer_copy",
+    "interconnect.peer_read", "interconnect.nccl",
 };
 
 bool IsSnakeCase(const std::string& s) {
