@@ -64,7 +64,7 @@ class PeerReadCase : public Case {
     d_sum_ = DeviceBuffer<uint32_t>();
   }
 
-  Status Setup(cudaStream_t stream) override {
+  Status Setup(cudaStream_t /*stream*/) override {
     ASSIGN_OR_RETURN(home_, detail::CurrentDevice());
     if (c_.variant == Variant::kPeer) RETURN_IF_ERROR(detail::EnablePeerAccess(c_.dst, c_.src));
     RETURN_IF_ERROR(hop_.Open(c_.dst, home_));
