@@ -9,6 +9,7 @@
 #include "common/catalog/catalog.h"
 #include "kernels/core/cuda_architectures.h"
 #include "kernels/core/cuda_check.h"
+#include "worker/device/nvml_topology.h"
 #include "worker/engine/case_sampler.h"
 #include "worker/engine/counter_pass.h"
 #include "worker/engine/detail/run_environment.h"
@@ -104,6 +105,7 @@ StatusOr<std::unique_ptr<PointEngine>> PointEngine::Open(int ordinal) {
   ASSIGN_OR_RETURN(KernelName stamp, NameOfKernel(ClockStamps::Kernel()));
   e->stamp_symbol_ = stamp.mangled;
   e->environment_ = detail::BuildRunEnvironment(e->info_.device, *e->telemetry_);
+  AddNodeTopology(&e->environment_);
   return e;
 }
 
