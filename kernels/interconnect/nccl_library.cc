@@ -33,7 +33,6 @@ StatusOr<const NcclLibrary*> Load() {
   const bool all = Resolve(lib, "ncclGetVersion", &nccl->get_version) &&
                    Resolve(lib, "ncclGetErrorString", &nccl->error_string) &&
                    Resolve(lib, "ncclCommInitAll", &nccl->comm_init_all) &&
-                   Resolve(lib, "ncclCommDestroy", &nccl->comm_destroy) &&
                    Resolve(lib, "ncclCommGetAsyncError", &nccl->comm_async_error) &&
                    Resolve(lib, "ncclGroupStart", &nccl->group_start) &&
                    Resolve(lib, "ncclGroupEnd", &nccl->group_end) &&

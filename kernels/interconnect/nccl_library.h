@@ -17,7 +17,6 @@ struct NcclLibrary {
   decltype(&ncclGetVersion) get_version = nullptr;
   decltype(&ncclGetErrorString) error_string = nullptr;
   decltype(&ncclCommInitAll) comm_init_all = nullptr;
-  decltype(&ncclCommDestroy) comm_destroy = nullptr;
   decltype(&ncclCommGetAsyncError) comm_async_error = nullptr;
   decltype(&ncclGroupStart) group_start = nullptr;
   decltype(&ncclGroupEnd) group_end = nullptr;

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,8 +56,32 @@ struct Rank {
   DeviceHop hop;
   DeviceBuffer<float> d_send;
   DeviceBuffer<float> d_recv;
-  ncclComm_t comm = nullptr;
+  ncclComm_t comm = nullptr;  // the process's (SharedCommunicators), not the case's
 };
+
+// One communicator per GPU for the whole process, made by the first case (ncclCommInitAll costs
+// seconds on a node; nccl-tests, too, initialises once and sweeps sizes over the same
+// communicators). Never destroyed: they live as long as the CUDA contexts they belong to, and a
+// process whose CUDA context is poisoned is retired by the engine anyway. Thread-safe.
+StatusOr<std::vector<ncclComm_t>> SharedCommunicators(const NcclLibrary& nccl, int ranks) {
+  static std::mutex mu;
+  static std::vector<ncclComm_t>* comms = nullptr;  // guarded by mu; never freed
+  std::lock_guard<std::mutex> lock(mu);
+  if (comms != nullptr) {
+    if (static_cast<int>(comms->size()) != ranks) {
+      return InternalError("the process's NCCL communicators span " +
+                           std::to_string(comms->size()) + " GPUs, not " + std::to_string(ranks));
+    }
+    return *comms;
+  }
+  std::vector<int> devices(ranks);
+  for (int r = 0; r < ranks; ++r) devices[r] = r;
+  std::vector<ncclComm_t> made(ranks, nullptr);
+  RETURN_IF_ERROR(
+      nccl.Check(nccl.comm_init_all(made.data(), ranks, devices.data()), "ncclCommInitAll"));
+  comms = new std::vector<ncclComm_t>(std::move(made));
+  return *comms;
+}
 
 class NcclCase : public Case {
  public:
@@ -65,7 +90,6 @@ class NcclCase : public Case {
   ~NcclCase() override {
     for (int r = 0; r < c_.ranks; ++r) {
       ScopedDevice on(r);
-      if (ranks_[r].comm != nullptr) (void)c_.nccl->comm_destroy(ranks_[r].comm);
       ranks_[r].d_send = DeviceBuffer<float>();
       ranks_[r].d_recv = DeviceBuffer<float>();
     }
@@ -73,11 +97,7 @@ class NcclCase : public Case {
 
   Status Setup(cudaStream_t stream) override {
     ASSIGN_OR_RETURN(const int home, detail::CurrentDevice());
-    std::vector<int> devices(c_.ranks);
-    std::vector<ncclComm_t> comms(c_.ranks, nullptr);
-    for (int r = 0; r < c_.ranks; ++r) devices[r] = r;
-    RETURN_IF_ERROR(c_.nccl->Check(c_.nccl->comm_init_all(comms.data(), c_.ranks, devices.data()),
-                                   "ncclCommInitAll"));
+    ASSIGN_OR_RETURN(const std::vector<ncclComm_t> comms, SharedCommunicators(*c_.nccl, c_.ranks));
     for (int r = 0; r < c_.ranks; ++r) ranks_[r].comm = comms[r];
     for (int r = 0; r < c_.ranks; ++r) {
       Rank& rank = ranks_[r];
