@@ -51,7 +51,7 @@ TEST_F(NodeQueueStoreTest, AnIdleWorkersFirstClaimLeasesTheNodeJobAndTheOtherGpu
   EXPECT_EQ(lease->job.id(), node.id());
   EXPECT_TRUE(lease->job.spec().node_scoped());
   // The node job holds GPUs 0, 1 and 3 too: the GPU job waits although it matches them.
-  for (const std::string& g : {"GPU-0", "GPU-1", "GPU-3", "GPU-2"}) {
+  for (const char* g : {"GPU-0", "GPU-1", "GPU-3", "GPU-2"}) {
     EXPECT_FALSE(Claim(worker_, g).has_value()) << g;
   }
   Finish(*lease);
