@@ -11,7 +11,7 @@
 
 namespace warpwatch::kernels::detail {
 
-Status EnablePeerAccess(int accessor, int owner) {
+Status CheckPeerPath(int accessor, int owner) {
   int can = 0;
   CUDA_RETURN_IF_ERROR(cudaDeviceCanAccessPeer(&can, accessor, owner));
   if (can == 0) {
@@ -19,6 +19,11 @@ Status EnablePeerAccess(int accessor, int owner) {
                                    std::to_string(accessor) + " cannot access GPU " +
                                    std::to_string(owner) + "'s memory (no peer path)");
   }
+  return OkStatus();
+}
+
+Status EnablePeerAccess(int accessor, int owner) {
+  RETURN_IF_ERROR(CheckPeerPath(accessor, owner));
   ScopedDevice on(accessor);
   RETURN_IF_ERROR(on.status());
   const cudaError_t err = cudaDeviceEnablePeerAccess(owner, 0);

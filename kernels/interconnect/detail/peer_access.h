@@ -6,6 +6,11 @@
 
 namespace warpwatch::kernels::detail {
 
+// OK when `accessor` can reach `owner`'s memory (cudaDeviceCanAccessPeer); else
+// FAILED_PRECONDITION starting "not applicable: " naming the pair. Families call it in MakeCase,
+// where FAILED_PRECONDITION is the engine's "skip" (later it would be a failure).
+Status CheckPeerPath(int accessor, int owner);
+
 // Lets `accessor` load, store and copy from `owner`'s memory (cudaDeviceEnablePeerAccess on
 // `accessor`); already enabled is OK. FAILED_PRECONDITION starting "not applicable: " when
 // cudaDeviceCanAccessPeer says the pair has no peer path (PCIe without P2P, across sockets).

@@ -175,6 +175,10 @@ class PeerCopyFamily : public Family {
     int count = 0;
     CUDA_RETURN_IF_ERROR(cudaGetDeviceCount(&count));
     RETURN_IF_ERROR(CheckPair(c.src, c.dst, count));
+    if (c.variant == Variant::kPeerAccess) {
+      RETURN_IF_ERROR(detail::CheckPeerPath(c.src, c.dst));
+      RETURN_IF_ERROR(detail::CheckPeerPath(c.dst, c.src));
+    }
     RETURN_IF_ERROR(CheckDeviceMemory(static_cast<double>(c.bytes), prop));
     return std::unique_ptr<Case>(std::make_unique<PeerCopyCase>(std::move(c)));
   }

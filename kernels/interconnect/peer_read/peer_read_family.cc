@@ -167,6 +167,7 @@ class PeerReadFamily : public Family {
       ASSIGN_OR_RETURN(const int64_t src, AxisValue(point, "src", 0));
       c.src = static_cast<int>(src);
       RETURN_IF_ERROR(CheckPair(c.src, c.dst, count));
+      RETURN_IF_ERROR(detail::CheckPeerPath(c.dst, c.src));
     } else {
       // The local read is the pair's ceiling: measured on every GPU of a multi-GPU node only.
       RETURN_IF_ERROR(CheckMultiGpu(count));
