@@ -105,6 +105,18 @@ TEST(CatalogTest, SuiteFamiliesAppearOnceInKernelSuiteOrderThenTestOnly) {
   EXPECT_EQ(suite, kSuite);
 }
 
+// The interconnect families measure the node: only they are node-scoped, and none is test-only.
+TEST(CatalogTest, ExactlyTheInterconnectFamiliesAreNodeScoped) {
+  std::set<std::string> node;
+  for (const FamilyInfo& f : Families()) {
+    if (!f.node_scoped) continue;
+    node.insert(f.name);
+    EXPECT_FALSE(f.test_only) << f.name;
+  }
+  EXPECT_EQ(node, (std::set<std::string>{"interconnect.peer_copy", "interconnect.peer_read",
+                                         "interconnect.nccl"}));
+}
+
 TEST(CatalogTest, FamiliesIsTheSameObjectEveryCall) { EXPECT_EQ(&Families(), &Families()); }
 
 TEST(CatalogTest, EveryFamilyIsDescribed) {
@@ -202,9 +214,10 @@ TEST(AxisCheckValueTest, NamesTheRuleThatFails) {
 
 // kernel-suite.md: families whose timed region is not one kernel say what their time covers.
 TEST(CatalogTest, ExactlyTheFamiliesTimedBeyondTheirKernelsSayWhatTheirTimeCovers) {
-  const std::set<std::string> expected = {"transfer.host_device", "concurrency.streams",
+  const std::set<std::string> expected = {"transfer.host_device",    "concurrency.streams",
                                           "memory.allocation_churn", "memory.managed",
-                                          "dynamic_parallelism"};
+                                          "dynamic_parallelism",     "interconnect.peer_copy",
+                                          "interconnect.peer_read",  "interconnect.nccl"};
   std::set<std::string> declared;
   for (const FamilyInfo& f : Families()) {
     if (!f.timed_region.empty()) declared.insert(f.name);
