@@ -20,14 +20,14 @@ bool Resolve(void* lib, const char* name, Fn* out) {
   return *out != nullptr;
 }
 
-StatusOr<const NcclLibrary*> Load() {
+StatusOr<const NcclLibrary*> Load(const char* library) {
   const std::string note = KeepNvlsOff();
   if (!note.empty()) std::fprintf(stderr, "warpwatch: %s\n", note.c_str());
-  void* lib = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+  void* lib = ::dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     const char* why = ::dlerror();
     return FailedPreconditionError(std::string(kNotApplicable) + "libnccl not found (" +
-                                   (why != nullptr ? why : kLibrary) + ")");
+                                   (why != nullptr ? why : library) + ")");
   }
   auto* nccl = new NcclLibrary();  // never freed: the library stays loaded for the process
   const bool all = Resolve(lib, "ncclGetVersion", &nccl->get_version) &&
@@ -43,7 +43,7 @@ StatusOr<const NcclLibrary*> Load() {
     delete nccl;
     ::dlclose(lib);
     return FailedPreconditionError(std::string(kNotApplicable) + "libnccl not found (" +
-                                   kLibrary + " lacks an entry point warpwatch calls)");
+                                   library + " lacks an entry point warpwatch calls)");
   }
   Status s = nccl->Check(nccl->get_version(&nccl->version), "ncclGetVersion");
   if (!s.ok()) {
@@ -66,8 +66,10 @@ Status NcclLibrary::Check(ncclResult_t result, const char* call) const {
 StatusOr<const NcclLibrary*> LoadNccl() {
   static std::once_flag once;
   static StatusOr<const NcclLibrary*>* loaded = nullptr;  // never destroyed
-  std::call_once(once, [] { loaded = new StatusOr<const NcclLibrary*>(Load()); });
+  std::call_once(once, [] { loaded = new StatusOr<const NcclLibrary*>(Load(kLibrary)); });
   return *loaded;
 }
+
+StatusOr<const NcclLibrary*> LoadNcclFrom(const char* library) { return Load(library); }
 
 }  // namespace warpwatch::kernels

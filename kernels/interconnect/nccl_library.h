@@ -35,6 +35,10 @@ struct NcclLibrary {
 // point SKIPPED with that reason).
 StatusOr<const NcclLibrary*> LoadNccl();
 
+// The same from a given file, uncached (tests: a library that is absent). A loaded library is
+// never unloaded.
+StatusOr<const NcclLibrary*> LoadNcclFrom(const char* library);
+
 }  // namespace warpwatch::kernels
 
 #endif  // WARPWATCH_KERNELS_INTERCONNECT_NCCL_LIBRARY_H_
