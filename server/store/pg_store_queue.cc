@@ -77,8 +77,15 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
     if (held.at(0).at(1).as<bool>()) return Result();
     pqxx::result candidate = tx.exec_params(
         "SELECT j.id, " + std::string(kNodeScopedSql) + " FROM job j WHERE j.state = 'QUEUED'"
-        "   AND (j.selector_gpu_model = '' OR $1::text LIKE ww_glob_to_like(j.selector_gpu_model))"
-        "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = $2::text)"
+        // A GPU job's selector matches this GPU; a node job's matches any GPU of this worker
+        // (a schedule pins it to the node's first GPU), so that every GPU of the worker sees it
+        // at the head of the queue and drains for it, whichever GPU it names.
+        "   AND (CASE WHEN " + std::string(kNodeScopedSql) +
+            " THEN EXISTS (SELECT 1 FROM device d WHERE d.worker_id = $4::text"
+            "   AND (j.selector_gpu_model = '' OR d.name LIKE ww_glob_to_like(j.selector_gpu_model))"
+            "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = d.uuid))"
+            " ELSE (j.selector_gpu_model = '' OR $1::text LIKE ww_glob_to_like(j.selector_gpu_model))"
+            "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = $2::text) END)"
         "   AND $3::jsonb @> j.selector_worker_labels"
         "   AND NOT (j.released_by IS NOT DISTINCT FROM $4::text"
         "            AND j.released_at > now() - $5::bigint * interval '1 millisecond')"

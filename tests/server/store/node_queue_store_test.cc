@@ -99,6 +99,50 @@ TEST_F(NodeQueueStoreTest, AHigherPriorityGpuJobStillRunsBeforeAWaitingNodeJob) 
   EXPECT_EQ(n->job.id(), node.id());
 }
 
+// A schedule pins a node job to the node's first GPU (selector gpu_uuid): every GPU of that worker
+// still drains for it, and whichever goes idle last leases it.
+TEST_F(NodeQueueStoreTest, ANodeJobPinnedToOneGpuDrainsEveryGpuOfItsWorker) {
+  const v1::Job early = Enqueue();
+  const v1::Job node = Enqueue([](v1::JobSpec& s) {
+    s.clear_families();
+    s.add_families("interconnect.nccl");
+    s.set_node_scoped(true);
+    s.mutable_selector()->set_gpu_uuid("GPU-0");
+  });
+  const v1::Job late = Enqueue();
+  std::optional<Lease> a = Claim(worker_, "GPU-0");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->job.id(), early.id());
+  EXPECT_FALSE(Claim(worker_, "GPU-1").has_value()) << "GPU-1 must drain, not take the later job";
+  Finish(*a);
+  std::optional<Lease> n = Claim(worker_, "GPU-3");
+  ASSERT_TRUE(n.has_value());
+  EXPECT_EQ(n->job.id(), node.id());
+  EXPECT_FALSE(Claim(worker_, "GPU-0").has_value());
+  Finish(*n);
+  std::optional<Lease> l = Claim(worker_, "GPU-1");
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->job.id(), late.id());
+}
+
+// A node job pinned to another worker's GPU is not this worker's: it neither drains nor runs here.
+TEST_F(NodeQueueStoreTest, ANodeJobOfAnotherWorkerDoesNotDrainThisOne) {
+  const std::string other = Register({MakeDevice("GPU-other", "NVIDIA H100")});
+  Enqueue([](v1::JobSpec& s) {
+    s.clear_families();
+    s.add_families("interconnect.nccl");
+    s.set_node_scoped(true);
+    s.mutable_selector()->set_gpu_uuid("GPU-other");
+  });
+  const v1::Job gpu_job = Enqueue();
+  std::optional<Lease> here = Claim(worker_, "GPU-2");
+  ASSERT_TRUE(here.has_value());
+  EXPECT_EQ(here->job.id(), gpu_job.id());
+  std::optional<Lease> there = Claim(other, "GPU-other");
+  ASSERT_TRUE(there.has_value());
+  EXPECT_TRUE(there->job.spec().node_scoped());
+}
+
 // Every GPU of the worker claims at once, again and again, over a queue of node and GPU jobs: at
 // no moment does a node job run beside another job of the worker, and every job runs once.
 TEST_F(NodeQueueStoreTest, ConcurrentClaimsNeverLeaseHalfANode) {
