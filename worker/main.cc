@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/core/family.h"
+#include "kernels/interconnect/nvls_guard.h"
 #include "worker/cli/catalog_listing.h"
 #include "worker/cli/run_command.h"
 #include "worker/contention/contention_flags.h"
@@ -58,6 +59,11 @@ int Exec(const warpwatch::worker::ContentionOptions& contention) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread starts and before any child is forked: NVLink multicast stays off in this
+  // process and every process it starts (kernels/interconnect/nvls_guard.h).
+  if (const std::string note = warpwatch::kernels::KeepNvlsOff(); !note.empty()) {
+    std::cerr << "warpwatch-worker: " << note << "\n";
+  }
   CLI::App app{"warpwatch-worker: runs the CUDA performance suite on this host's GPUs"};
   app.require_subcommand(1);
   CLI::App* list = app.add_subcommand("list", "print the kernel catalog");
@@ -74,6 +80,9 @@ int main(int argc, char** argv) {
   run->add_option("--variant", o.variants, "variant glob (repeatable; default: all)");
   run->add_option("--axis", o.axes, "[FAMILY:]NAME=V1,V2 axis values (repeatable)");
   run->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+  run->add_flag("--node", o.node,
+                "a node job: the interconnect families over every GPU (implied by --family "
+                "naming only them)");
   run->add_option("--max-noise", o.max_noise_percent,
                   "target relative standard deviation in percent (default 0.5)");
   run->add_option("--min-samples", o.min_samples, "minimum samples per point (default 10)");

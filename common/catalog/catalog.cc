@@ -40,6 +40,9 @@ std::vector<FamilyInfo>* BuildFamilies() {
       MemoryAllocationChurn(),
       MemoryManaged(),
       Matmul(),
+      InterconnectPeerCopy(),
+      InterconnectPeerRead(),
+      InterconnectNccl(),
       ExampleGridStride(),  // opt-in families after the suite
       TestingFault(),       // test-only families last
   };

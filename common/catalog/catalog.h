@@ -57,6 +57,10 @@ struct FamilyInfo {
   // Runs only where a job names it: no glob selects it, so it is not in the nightly suite (`*`).
   // For families a user adds to try out before they join the suite (docs/adding-a-family.md).
   bool opt_in = false;
+  // The family measures the node, not one GPU: its points use every GPU of the worker at once
+  // (GPU pairs, collectives). A job of such a family runs once per node, on the node's first GPU
+  // with every GPU visible; on a one-GPU node its points answer "not applicable" (SKIPPED).
+  bool node_scoped = false;
   // What a sample's time covers when it is more than the kernels Run() launches (copies,
   // allocations, page migration, device-side launches); empty for kernel-only families. Such a
   // family's event time differs from its kernels' CUPTI time by design, so the engine does not

@@ -52,6 +52,11 @@ void AppendFamily(const FamilyInfo& f, std::string* md) {
   out +=
       "## " + f.name + (f.test_only ? " (test only)" : "") + (f.opt_in ? " (opt-in)" : "") + "\n\n";
   out += "Guide: " + f.guide_section + ".  \nLesson: " + f.lesson + ".\n\n";
+  if (f.node_scoped) {
+    out += "Scope: the node. Its points use every GPU of a worker at once; it runs in node jobs "
+           "only (JobSpec.node_scoped, `warpwatch-worker run --node`), and on a one-GPU node "
+           "answers \"not applicable\" (docs/interconnect.md).\n\n";
+  }
   out += "| variant | description | role |\n|---|---|---|\n";
   for (const VariantInfo& v : f.variants) {
     const char* role = v.recommended ? "recommended" : v.reference ? "reference" : "";

@@ -33,7 +33,16 @@ StatusOr<std::vector<size_t>> SelectFamilies(const v1::JobSpec& spec) {
     if (pattern.empty()) return InvalidArgumentError(Field("families", i) + ": empty");
     bool matched = false;
     for (size_t f = 0; f < all.size(); ++f) {
-      const bool globbable = !all[f].test_only && !all[f].opt_in;
+      const bool same_scope = all[f].node_scoped == spec.node_scoped();
+      if (!IsGlob(pattern) && all[f].name == pattern && !same_scope) {
+        return InvalidArgumentError(
+            Field("families", i) + ": " + Quote(pattern) +
+            (spec.node_scoped()
+                 ? " measures one GPU; a node job (spec.node_scoped) takes node-scoped families only"
+                 : " measures the node's GPUs together: submit it as a node job "
+                   "(spec.node_scoped)"));
+      }
+      const bool globbable = !all[f].test_only && !all[f].opt_in && same_scope;
       bool hit = IsGlob(pattern) ? globbable && GlobMatch(pattern, all[f].name)
                                  : all[f].name == pattern;
       if (hit) selected[f] = matched = true;

@@ -42,6 +42,9 @@ struct PlanLimits {
 // Selection rules:
 // - spec.families: at least one; each entry an exact family name or a glob ('*', '?') over the
 //   non-test families that must match at least one. Duplicates select a family once.
+// - spec.node_scoped: a node job's globs match node-scoped families only (FamilyInfo::
+//   node_scoped), a GPU job's globs the others only; an exact name of the other kind is
+//   INVALID_ARGUMENT saying which kind of job it needs.
 // - spec.variants: globs over variant names ("unroll*"), or over "family/variant" when the glob
 //   contains '/' ("reduce/warp_*"). Each must match a variant of some selected family; a selected
 //   family none of whose variants matches contributes no points. Empty = every variant.

@@ -35,6 +35,9 @@ struct LaunchShape {
 struct Work {
   double bytes = 0;
   double flops = 0;                 // "operations": FMAs count 2, other ops 1
+  // Bytes that cross the busiest link per Run(), for a collective's bus bandwidth as nccl-tests
+  // defines it (busbw = bus_bytes / time = algbw * factor); 0 for families without one.
+  double bus_bytes = 0;
 };
 
 struct VerifyResult {

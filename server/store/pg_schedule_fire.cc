@@ -14,21 +14,26 @@
 namespace warpwatch::server::detail {
 namespace {
 
-// GPUs a fire of `selector` fans out to, by hostname then CUDA ordinal.
+// GPUs a fire of `selector` fans out to, by hostname then CUDA ordinal. `one_per_worker` (a node
+// job template): each matching worker's first matching GPU only, the node job's one run there.
 std::vector<std::string> MatchingDevices(pqxx::work& tx, const v1::DeviceSelector& selector,
-                                         std::chrono::milliseconds online_window) {
+                                         std::chrono::milliseconds online_window,
+                                         bool one_per_worker) {
   const std::string labels = StringMapToJson(
       std::map<std::string, std::string>(selector.worker_labels().begin(),
                                          selector.worker_labels().end()));
   pqxx::result r = tx.exec_params(
-      "SELECT d.uuid FROM device d JOIN worker w ON w.id = d.worker_id"
+      "SELECT uuid FROM (SELECT d.uuid, w.hostname, d.device_index,"
+      "   row_number() OVER (PARTITION BY w.id ORDER BY d.device_index, d.uuid) AS nth"
+      " FROM device d JOIN worker w ON w.id = d.worker_id"
       " WHERE w.last_seen >= now() - $1::bigint * interval '1 millisecond'"
       "   AND ($2::text = '' OR d.name LIKE ww_glob_to_like($2::text))"
       "   AND ($3::text = '' OR d.uuid = $3::text)"
-      "   AND w.labels @> $4::jsonb"
-      " ORDER BY w.hostname, d.device_index, d.uuid",
+      "   AND w.labels @> $4::jsonb) m"
+      " WHERE NOT $5::boolean OR m.nth = 1"
+      " ORDER BY hostname, device_index, uuid",
       static_cast<int64_t>(online_window.count()), selector.gpu_model(), selector.gpu_uuid(),
-      labels);
+      labels, one_per_worker);
   std::vector<std::string> uuids;
   for (const pqxx::row& row : r) uuids.push_back(row[0].as<std::string>());
   return uuids;
@@ -93,7 +98,8 @@ StatusOr<FireRows> InsertFire(pqxx::work& tx, const v1::Schedule& schedule, int6
   rows.skipped_reason = skipped_reason;
   std::vector<std::string> devices;
   if (rows.skipped_reason.empty()) {
-    devices = MatchingDevices(tx, schedule.selector(), online_window);
+    devices = MatchingDevices(tx, schedule.selector(), online_window,
+                              schedule.job_template().node_scoped());
     if (devices.empty()) rows.skipped_reason = schedule::kSkippedNoDevice;
   }
   pqxx::result inserted = tx.exec_params(

@@ -30,6 +30,9 @@ Status NotHeldError(pqxx::work& tx, int64_t id, int64_t run_id, const std::strin
                                  "): its lease was lost");
 }
 
+// True for a node job (JobSpec.node_scoped, stored in the spec's JSON under its proto name).
+constexpr const char* kNodeScopedSql = "coalesce((j.spec->>'node_scoped')::boolean, false)";
+
 // The WHERE clause of a job held through a run: $1 job id, $2 worker id, $3 run id.
 constexpr const char* kHeldByRun =
     "id = $1 AND state = 'RUNNING' AND lease_owner = $2 AND current_run_id = $3";
@@ -59,10 +62,30 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
       claimant->device_name = device_name;
       ASSIGN_OR_RETURN(claimant->worker_labels, StringMapFromJson(worker_labels));
     }
+    // Node jobs (JobSpec.node_scoped) lease every GPU of one worker: its GPUs' claims are
+    // serialised (a transaction-scoped advisory lock per worker, which heartbeats' row updates
+    // never wait for), so that two GPUs of one worker never see the same "idle" and lease half a
+    // node to a node job and half to GPU jobs.
+    tx.exec_params("SELECT pg_advisory_xact_lock(hashtextextended('warpwatch claim ' || $1, 0))",
+                   worker_id);
+    pqxx::result held = tx.exec_params(
+        "SELECT count(*), coalesce(bool_or(" + std::string(kNodeScopedSql) + "), false)"
+        " FROM job j WHERE j.state = 'RUNNING' AND j.lease_owner = $1",
+        worker_id);
+    const bool worker_idle = held.at(0).at(0).as<int64_t>() == 0;
+    // A running node job holds every GPU of the worker: none of them claims anything else.
+    if (held.at(0).at(1).as<bool>()) return Result();
     pqxx::result candidate = tx.exec_params(
-        "SELECT j.id FROM job j WHERE j.state = 'QUEUED'"
-        "   AND (j.selector_gpu_model = '' OR $1::text LIKE ww_glob_to_like(j.selector_gpu_model))"
-        "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = $2::text)"
+        "SELECT j.id, " + std::string(kNodeScopedSql) + " FROM job j WHERE j.state = 'QUEUED'"
+        // A GPU job's selector matches this GPU; a node job's matches any GPU of this worker
+        // (a schedule pins it to the node's first GPU), so that every GPU of the worker sees it
+        // at the head of the queue and drains for it, whichever GPU it names.
+        "   AND (CASE WHEN " + std::string(kNodeScopedSql) +
+            " THEN EXISTS (SELECT 1 FROM device d WHERE d.worker_id = $4::text"
+            "   AND (j.selector_gpu_model = '' OR d.name LIKE ww_glob_to_like(j.selector_gpu_model))"
+            "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = d.uuid))"
+            " ELSE (j.selector_gpu_model = '' OR $1::text LIKE ww_glob_to_like(j.selector_gpu_model))"
+            "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = $2::text) END)"
         "   AND $3::jsonb @> j.selector_worker_labels"
         "   AND NOT (j.released_by IS NOT DISTINCT FROM $4::text"
         "            AND j.released_at > now() - $5::bigint * interval '1 millisecond')"
@@ -71,6 +94,12 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
         static_cast<int64_t>(kReleaseBackoff.count()));
     if (candidate.empty()) return Result();
     const int64_t job_id = candidate[0][0].as<int64_t>();
+    const bool node_job = candidate[0][1].as<bool>();
+    // The queue's order holds for both kinds: a node job at the head of what this worker may take
+    // drains the worker (its GPUs start nothing queued after it; jobs already running finish), so
+    // GPU jobs arriving behind it cannot starve it; GPU jobs queued before it (by priority, then
+    // age) run first, so it cannot starve them. The worker's last GPU to go idle claims it.
+    if (node_job && !worker_idle) return Result();
     const int64_t run_id =
         tx.exec_params(
               "INSERT INTO run (job_id, worker_id, device_uuid, device_name, state, labels)"
@@ -90,6 +119,8 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
     ASSIGN_OR_RETURN(lease.job, JobFromRow(updated.at(0)));
     lease.run_id = run_id;
     lease.expiry = lease.job.lease_expiry();
+    // Workers that drained for this node job may take GPU jobs again: wake every parked poll.
+    if (node_job) NotifyJobQueued(tx, 0);
     return Result(std::move(lease));
   });
 }
@@ -177,10 +208,12 @@ StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_i
   }
   return Run<v1::Job>("FinishJob", [&](pqxx::work& tx) -> StatusOr<v1::Job> {
     pqxx::result r = tx.exec_params(
-        std::string("SELECT cancel_requested FROM job WHERE ") + kHeldByRun + " FOR UPDATE", job_id,
-        worker_id, run_id);
+        "SELECT cancel_requested, " + std::string(kNodeScopedSql) + " FROM job j WHERE " +
+            kHeldByRun + " FOR UPDATE",
+        job_id, worker_id, run_id);
     if (r.empty()) return NotHeldError(tx, job_id, run_id, worker_id);
     const bool cancel_requested = r[0][0].as<bool>();
+    const bool node_job = r[0][1].as<bool>();
     std::string job_update;
     std::string run_state;
     std::string run_error = error;
@@ -238,6 +271,8 @@ StatusOr<v1::Job> PgStore::FinishJob(const std::string& worker_id, int64_t job_i
     tx.exec_params("UPDATE run SET state = $2, error = $3, finished_at = now() WHERE id = $1",
                    run_id, run_state, run_error);
     if (requeued) NotifyJobQueued(tx, job_id);
+    // The worker's other GPUs parked while the node job held them: wake every parked poll.
+    if (node_job && !requeued) NotifyJobQueued(tx, 0);
     pqxx::result job =
         tx.exec_params("SELECT " + JobColumns() + " FROM job j WHERE j.id = $1", job_id);
     return JobFromRow(job.at(0));

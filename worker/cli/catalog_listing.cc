@@ -39,6 +39,7 @@ std::string FormatCatalogListing(const std::vector<std::string>& implemented) {
     if (!built) out << " (not built)";
     if (f.test_only) out << " (test only)";
     if (f.opt_in) out << " (opt-in: runs when a job names it)";
+    if (f.node_scoped) out << " (node: every GPU at once; run --node)";
     out << "\n  guide: " << f.guide_section << "\n  lesson: " << f.lesson << "\n  variants:\n";
     for (const catalog::VariantInfo& v : f.variants) {
       out << "    " << v.name;

@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "common/catalog/catalog.h"
+
 namespace warpwatch::worker {
 namespace {
 
@@ -48,6 +50,15 @@ StatusOr<v1::AxisOverride> ParseAxisFlag(const std::string& flag) {
   return axis;
 }
 
+bool NamesOnlyNodeFamilies(const std::vector<std::string>& families) {
+  if (families.empty()) return false;
+  for (const std::string& name : families) {
+    const catalog::FamilyInfo* f = catalog::FindFamily(name);
+    if (f == nullptr || !f->node_scoped) return false;
+  }
+  return true;
+}
+
 StatusOr<v1::JobSpec> BuildJobSpec(const RunOptions& o) {
   v1::JobSpec spec;
   if (o.families.empty()) {
@@ -55,6 +66,7 @@ StatusOr<v1::JobSpec> BuildJobSpec(const RunOptions& o) {
   } else {
     for (const std::string& f : o.families) spec.add_families(f);
   }
+  spec.set_node_scoped(o.node || NamesOnlyNodeFamilies(o.families));
   for (const std::string& v : o.variants) spec.add_variants(v);
   for (const std::string& a : o.axes) {
     ASSIGN_OR_RETURN(v1::AxisOverride axis, ParseAxisFlag(a));

@@ -16,6 +16,9 @@ struct RunOptions {
   std::vector<std::string> variants;   // --variant GLOB (repeatable)
   std::vector<std::string> axes;       // --axis [FAMILY:]NAME=V1,V2 (repeatable)
   int device = 0;                      // --device N
+  // --node: a node job (JobSpec.node_scoped), whose families use every GPU of the host with
+  // --device as the engine's GPU. Implied when every --family is an exact node-scoped name.
+  bool node = false;
   double max_noise_percent = 0;        // --max-noise P: target rel. std. deviation in %; 0 = default
   int min_samples = 0;                 // --min-samples N; 0 = default
   int max_samples = 0;                 // --max-samples N; 0 = default
@@ -33,6 +36,9 @@ struct RunOptions {
 // INVALID_ARGUMENT naming the flag ("--axis \"n=abc\": ...") on a malformed value. Values are not
 // checked against the catalog here: ExpandSpec does that.
 StatusOr<v1::JobSpec> BuildJobSpec(const RunOptions& options);
+
+// True when `families` is non-empty and every entry is the exact name of a node-scoped family.
+bool NamesOnlyNodeFamilies(const std::vector<std::string>& families);
 
 // Parses one --axis value: "[FAMILY:]NAME=V1,V2".
 StatusOr<v1::AxisOverride> ParseAxisFlag(const std::string& flag);

@@ -9,6 +9,7 @@
 #include "common/catalog/catalog.h"
 #include "kernels/core/cuda_architectures.h"
 #include "kernels/core/cuda_check.h"
+#include "worker/device/nvml_topology.h"
 #include "worker/engine/case_sampler.h"
 #include "worker/engine/counter_pass.h"
 #include "worker/engine/detail/run_environment.h"
@@ -104,6 +105,7 @@ StatusOr<std::unique_ptr<PointEngine>> PointEngine::Open(int ordinal) {
   ASSIGN_OR_RETURN(KernelName stamp, NameOfKernel(ClockStamps::Kernel()));
   e->stamp_symbol_ = stamp.mangled;
   e->environment_ = detail::BuildRunEnvironment(e->info_.device, *e->telemetry_);
+  AddNodeTopology(&e->environment_);
   return e;
 }
 
@@ -272,6 +274,7 @@ PointResult PointEngine::MeasureTimed(const catalog::Point& point, const EngineS
   kernels::Work work = current->work();
   context.bytes = work.bytes;
   context.flops = work.flops;
+  context.bus_bytes = work.bus_bytes;
   context.peak_bytes_per_second = info_.device.theoretical_bandwidth_bytes_per_second();
   // Judged against the clock the GPU is set to run at now, not its maximum: a fleet that locks or
   // sets application clocks is not throttled at its setting.

@@ -35,6 +35,11 @@ void SummarizeSamples(const SamplingResult& sampling, const SampleContext& conte
   m->set_gbps(t.gbps);
   m->set_gflops(t.gflops);
   m->set_pct_of_peak_bandwidth(t.pct_of_peak);
+  if (context.bus_bytes > 0) {
+    m->set_bus_bytes(context.bus_bytes);
+    const double median = m->stats().median();
+    m->set_bus_gbps(median > 0 ? context.bus_bytes / median / 1e9 : 0);
+  }
   m->set_stop_reason(sampling.stop_reason);
   m->set_rel_stddev(RelativeStandardDeviation(sampling.samples));
 }

@@ -24,6 +24,9 @@ CLI::Option* AddJobSpecFlags(CLI::App* cmd, JobSpecFlags* flags, const std::stri
       "--max-noise", flags->max_noise,
       help_prefix + "target relative standard error: fraction (0.005) or percent (0.5%)");
   cmd->add_flag("--counters", flags->counters, help_prefix + "collect CUPTI counters after timing");
+  cmd->add_flag("--node", flags->node,
+                help_prefix + "a node job: the interconnect.* families on every GPU of one worker, "
+                              "leased together");
   return family;
 }
 
@@ -45,6 +48,7 @@ StatusOr<v1::JobSpec> BuildJobSpec(const JobSpecFlags& flags) {
     spec.mutable_measurement()->set_target_noise(noise);
   }
   spec.mutable_measurement()->set_collect_counters(flags.counters);
+  spec.set_node_scoped(flags.node);
   return spec;
 }
 

@@ -27,6 +27,7 @@ struct JobSpecFlags {
   int min_samples = 0;
   std::string max_noise;  // "0.005" or "0.5%"
   bool counters = false;
+  bool node = false;  // --node: a node job (JobSpec.node_scoped): every GPU of one worker at once
 };
 
 // Adds --family, --variant, --axis, --label, --priority, --min-samples, --max-noise and --counters

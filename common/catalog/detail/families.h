@@ -61,6 +61,11 @@ FamilyInfo Matmul();
 // families/example.cc (opt_in: docs/adding-a-family.md walks through it)
 FamilyInfo ExampleGridStride();
 
+// families/interconnect.cc (node-scoped)
+FamilyInfo InterconnectPeerCopy();
+FamilyInfo InterconnectPeerRead();
+FamilyInfo InterconnectNccl();
+
 // families/testing.cc (test_only)
 FamilyInfo TestingFault();
 

@@ -22,7 +22,8 @@ const std::vector<std::string> kSuite = {
     "instr.intrinsics",       "instr.trig_range",     "instr.integer_division",
     "instr.type_conversion",  "instr.syncthreads",    "transfer.host_device",
     "concurrency.streams",    "dynamic_parallelism",  "memory.allocation_churn",
-    "memory.managed",         "matmul",
+    "memory.managed",         "matmul",               "interconnect.peer_copy",
+    "interconnect.peer_read", "interconnect.nccl",
 };
 
 bool IsSnakeCase(const std::string& s) {
@@ -111,6 +112,18 @@ TEST(CatalogTest, SuiteFamiliesAppearOnceInKernelSuiteOrderThenOptInThenTestOnly
   }
   EXPECT_EQ(suite, kSuite);
   EXPECT_EQ(opt_in, std::vector<std::string>{"example.grid_stride"});
+}
+
+// The interconnect families measure the node: only they are node-scoped, and none is test-only.
+TEST(CatalogTest, ExactlyTheInterconnectFamiliesAreNodeScoped) {
+  std::set<std::string> node;
+  for (const FamilyInfo& f : Families()) {
+    if (!f.node_scoped) continue;
+    node.insert(f.name);
+    EXPECT_FALSE(f.test_only) << f.name;
+  }
+  EXPECT_EQ(node, (std::set<std::string>{"interconnect.peer_copy", "interconnect.peer_read",
+                                         "interconnect.nccl"}));
 }
 
 TEST(CatalogTest, FamiliesIsTheSameObjectEveryCall) { EXPECT_EQ(&Families(), &Families()); }
@@ -210,9 +223,10 @@ TEST(AxisCheckValueTest, NamesTheRuleThatFails) {
 
 // kernel-suite.md: families whose timed region is not one kernel say what their time covers.
 TEST(CatalogTest, ExactlyTheFamiliesTimedBeyondTheirKernelsSayWhatTheirTimeCovers) {
-  const std::set<std::string> expected = {"transfer.host_device", "concurrency.streams",
+  const std::set<std::string> expected = {"transfer.host_device",    "concurrency.streams",
                                           "memory.allocation_churn", "memory.managed",
-                                          "dynamic_parallelism"};
+                                          "dynamic_parallelism",     "interconnect.peer_copy",
+                                          "interconnect.peer_read",  "interconnect.nccl"};
   std::set<std::string> declared;
   for (const FamilyInfo& f : Families()) {
     if (!f.timed_region.empty()) declared.insert(f.name);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,57 @@ TEST(ExpandSpecTest, GlobsNeverSelectOptInFamiliesAndTheirNameDoes) {
       Keys(Spec({"example.grid_stride"})),
       (std::vector<std::string>{"example.grid_stride/one_per_thread?block_size=256&n=16777216",
                                 "example.grid_stride/grid_stride?block_size=256&n=16777216"}));
+}
+
+TEST(ExpandSpecTest, GpuJobGlobsNeverSelectNodeScopedFamilies) {
+  StatusOr<std::vector<Point>> points = ExpandSpec(Spec({"*"}), PlanLimits{1 << 20});
+  ASSERT_TRUE(points.ok()) << points.status().ToString();
+  for (const Point& p : *points) EXPECT_FALSE(FindFamily(p.family)->node_scoped) << p.family;
+  EXPECT_EQ(Error(Spec({"interconnect.*"})),
+            "spec.families[0]: \"interconnect.*\" matches no family");
+}
+
+TEST(ExpandSpecTest, NodeJobGlobsSelectOnlyNodeScopedFamilies) {
+  v1::JobSpec spec = Spec({"*"});
+  spec.set_node_scoped(true);
+  StatusOr<std::vector<Point>> points = ExpandSpec(spec, PlanLimits{1 << 20});
+  ASSERT_TRUE(points.ok()) << points.status().ToString();
+  std::set<std::string> families;
+  for (const Point& p : *points) families.insert(p.family);
+  EXPECT_EQ(families, (std::set<std::string>{"interconnect.peer_copy", "interconnect.peer_read",
+                                             "interconnect.nccl"}));
+}
+
+TEST(ExpandSpecTest, ExactNamesOfTheOtherScopeAreRefusedWithTheFix) {
+  EXPECT_EQ(Error(Spec({"interconnect.nccl"})),
+            "spec.families[0]: \"interconnect.nccl\" measures the node's GPUs together: submit "
+            "it as a node job (spec.node_scoped)");
+  v1::JobSpec node = Spec({"interconnect.nccl", "reduce"});
+  node.set_node_scoped(true);
+  EXPECT_EQ(Error(node),
+            "spec.families[1]: \"reduce\" measures one GPU; a node job (spec.node_scoped) takes "
+            "node-scoped families only");
+}
+
+// The pair axes sweep GPU ordinals 0..7 (absent GPUs answer "not applicable" at run time); the
+// collectives sweep nccl-tests' 8 B .. 1 GiB in factors of 8.
+TEST(ExpandSpecTest, NodeFamiliesPlanEveryOrderedPairAndTheCollectiveSizes) {
+  v1::JobSpec spec = Spec({"interconnect.peer_copy"}, {"peer_access"});
+  spec.set_node_scoped(true);
+  AddAxis(&spec, "", "src", {0, 1, 2, 3});
+  AddAxis(&spec, "", "dst", {0, 1, 2, 3});
+  AddAxis(&spec, "", "bytes", {4});
+  const std::vector<std::string> keys = Keys(spec);
+  ASSERT_EQ(keys.size(), 16u);
+  EXPECT_EQ(keys[1], "interconnect.peer_copy/peer_access?bytes=4&dst=1&src=0");
+  v1::JobSpec nccl = Spec({"interconnect.nccl"}, {"all_reduce"});
+  nccl.set_node_scoped(true);
+  const std::vector<std::string> sizes = Keys(nccl);
+  ASSERT_EQ(sizes.size(), 10u);
+  EXPECT_EQ(sizes.front(), "interconnect.nccl/all_reduce?bytes=8");
+  EXPECT_EQ(sizes.back(), "interconnect.nccl/all_reduce?bytes=1073741824");
+  AddAxis(&nccl, "", "bytes", {12});
+  EXPECT_EQ(Error(nccl), "spec.axes[0].values[0]: bytes 12 is not a power of two");
 }
 
 TEST(ExpandSpecTest, TestOnlyFamilyIsSelectedByExactName) {

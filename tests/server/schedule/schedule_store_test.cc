@@ -40,7 +40,7 @@ TEST_F(ScheduleRowsTest, ACreatorPastItsLimitIsRefusedAndOthersAreNot) {
   EXPECT_NE(third.status().message().find("limit per principal is 2"), std::string::npos)
       << third.status().message();
   EXPECT_EQ(schedules_->GetSchedule("a3").status().code(), StatusCode::kNotFound);
-  EXPECT_OK(schedules_->CreateSchedule(Write("a3", "0 2 * * *", T0()), "carol", 2).status());
+  ASSERT_OK(schedules_->CreateSchedule(Write("a3", "0 2 * * *", T0()), "carol", 2).status());
 }
 
 TEST_F(ScheduleRowsTest, UnknownNamesAreNotFound) {

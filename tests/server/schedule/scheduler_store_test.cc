@@ -207,6 +207,24 @@ TEST_F(SchedulerStoreTest, FanOutByModelCreatesOneJobPinnedToEachMatchingGpu) {
   EXPECT_EQ(h2->job.spec().selector().gpu_uuid(), "GPU-H2");
 }
 
+// A node job template (issue 29) fans out to one job per worker, pinned to its first GPU: the
+// node job leases the whole worker from there (ClaimJob), so a job per GPU would run it n times.
+TEST_F(SchedulerStoreTest, FanOutOfANodeJobCreatesOneJobPerWorkerOnItsFirstGpu) {
+  RegisterOn("node-1", {MakeDevice("GPU-N1-2", "NVIDIA H100 80GB HBM3"),
+                        MakeDevice("GPU-N1-0", "NVIDIA H100 80GB HBM3"),
+                        MakeDevice("GPU-N1-1", "NVIDIA H100 80GB HBM3")});
+  RegisterOn("node-2", {MakeDevice("GPU-N2-1", "NVIDIA H100 80GB HBM3"),
+                        MakeDevice("GPU-N2-0", "NVIDIA H100 80GB HBM3")});
+  schedule::ScheduleWrite w = Write("links", "0 2 * * *", T0());
+  w.schedule.mutable_job_template()->set_node_scoped(true);
+  Create(w);
+  Scheduler scheduler(schedules_.get(), FixedClock(T0()), Options());
+  ASSERT_OK(scheduler.RunOnce().status());
+  EXPECT_EQ(Query("SELECT selector_gpu_uuid || ' ' || (spec->>'node_scoped')"
+                  " FROM job ORDER BY selector_gpu_uuid"),
+            (std::vector<std::string>{"GPU-N1-0 true", "GPU-N2-0 true"}));
+}
+
 TEST_F(SchedulerStoreTest, FanOutByWorkerLabelsSkipsWorkersWithoutThem) {
   RegisterOn("rack-a", {MakeDevice("GPU-1", "NVIDIA H100 80GB HBM3"),
                         MakeDevice("GPU-2", "NVIDIA H100 80GB HBM3")},

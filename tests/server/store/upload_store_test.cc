@@ -40,6 +40,28 @@ TEST_F(UploadStoreTest, AnUploadedRunIsAFinishedRunWithoutAJobAwaitingAnalysis) 
             std::string("reduce/tree?n=0@") + kH100);
 }
 
+// The node's topology (issue 29) is part of the run's environment: stored with it, read back.
+TEST_F(UploadStoreTest, TheGpuLinksOfTheEnvironmentAreStoredWithTheRun) {
+  v1::RunResult result = MakeResult(1);
+  v1::GpuLink* link = result.mutable_environment()->add_gpu_links();
+  link->set_src(0);
+  link->set_dst(1);
+  link->set_path("NV17");
+  link->set_nvlinks(17);
+  link->set_through_nvswitch(true);
+  link->set_nvlink_version(4);
+  link->set_nvlink_gbps_per_direction(425);
+  link->set_pcie_path("SYS");
+  ASSERT_OK_AND_ASSIGN(UploadedRun up, store_->StoreUploadedRun(result, "digest-links", kUploader));
+  ASSERT_EQ(up.run.environment().gpu_links_size(), 1);
+  EXPECT_EQ(up.run.environment().gpu_links(0).path(), "NV17");
+  EXPECT_EQ(up.run.environment().gpu_links(0).nvlinks(), 17);
+  EXPECT_EQ(Sql("SELECT environment->'gpu_links'->0->>'path' || ' ' ||"
+                " (environment->'gpu_links'->0->>'nvlinks') FROM run WHERE id = $1::bigint",
+                std::to_string(up.run.id())),
+            "NV17 17");
+}
+
 TEST_F(UploadStoreTest, TheSameContentTwiceReturnsTheFirstRunAndStoresNothing) {
   ASSERT_OK_AND_ASSIGN(UploadedRun first, store_->StoreUploadedRun(MakeResult(2), "digest-2", kUploader));
   ASSERT_OK_AND_ASSIGN(UploadedRun second, store_->StoreUploadedRun(MakeResult(2), "digest-2", kUploader));

@@ -73,5 +73,27 @@ TEST(RunOptions, NoFamilyMeansEveryFamily) {
   EXPECT_EQ(spec->families(0), "*");
 }
 
+TEST(RunOptions, NamingOnlyNodeFamiliesMakesANodeJob) {
+  RunOptions o;
+  o.families = {"interconnect.nccl", "interconnect.peer_copy"};
+  auto spec = BuildJobSpec(o);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_TRUE(spec->node_scoped());
+}
+
+TEST(RunOptions, GlobsAndGpuFamiliesStayGpuJobsUnlessNodeIsGiven) {
+  RunOptions o;
+  o.families = {"interconnect.*"};
+  auto glob = BuildJobSpec(o);
+  ASSERT_TRUE(glob.ok());
+  EXPECT_FALSE(glob->node_scoped());
+  o.families = {"interconnect.nccl", "reduce"};
+  EXPECT_FALSE(BuildJobSpec(o)->node_scoped());
+  o.families = {};
+  EXPECT_FALSE(BuildJobSpec(o)->node_scoped());
+  o.node = true;
+  EXPECT_TRUE(BuildJobSpec(o)->node_scoped());
+}
+
 }  // namespace
 }  // namespace warpwatch::worker

@@ -145,3 +145,34 @@ TEST(SampleSummary, MissingClocksAreZeros) {
 
 }  // namespace
 }  // namespace warpwatch::worker
+
+namespace warpwatch::worker {
+namespace {
+
+TEST(SampleSummaryBusBandwidth, BusBytesOverTheMedianIsTheBusBandwidth) {
+  SamplingResult sampling;
+  sampling.samples = {4e-3, 5e-3, 6e-3};
+  SampleContext ctx;
+  ctx.bytes = 1 << 30;
+  ctx.bus_bytes = 1.5 * (1 << 30);  // all_reduce on 4 GPUs: 2(n-1)/n = 1.5
+  v1::Measurement m;
+  SummarizeSamples(sampling, ctx, &m);
+  EXPECT_NEAR(m.gbps(), 214.748, 1e-3);       // nccl-tests' algbw, 1 GiB in 5 ms
+  EXPECT_NEAR(m.bus_gbps(), 322.123, 1e-3);   // its busbw
+  EXPECT_DOUBLE_EQ(m.bus_bytes(), 1.5 * (1 << 30));
+}
+
+TEST(SampleSummaryBusBandwidth, FamiliesWithoutBusBytesReportNone) {
+  SamplingResult sampling;
+  sampling.samples = {1e-3};
+  SampleContext ctx;
+  ctx.bytes = 1e6;
+  v1::Measurement m;
+  SummarizeSamples(sampling, ctx, &m);
+  EXPECT_GT(m.gbps(), 0);
+  EXPECT_EQ(m.bus_bytes(), 0);
+  EXPECT_EQ(m.bus_gbps(), 0);
+}
+
+}  // namespace
+}  // namespace warpwatch::worker
