@@ -68,6 +68,7 @@ add_library(warpwatch_server_edge STATIC
   metrics/schedule_metrics.cc
   metrics/gauge_refresher.cc
   metrics/incident_metrics.cc
+  metrics/replica_metrics.cc
   service/incident_service.cc
   service/result_service.cc
   service/detail/authorized_call.cc

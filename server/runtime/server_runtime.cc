@@ -14,6 +14,7 @@
 #include "server/analysis/run_analyzer.h"
 #include "server/auth/token_file.h"
 #include "server/incidents/incident_sweep.h"
+#include "server/metrics/replica_metrics.h"
 #include "server/gpu_health/fleet_verdicts.h"
 #include "server/runtime/served_methods.h"
 #include "server/service/result_upload.h"
@@ -71,13 +72,7 @@ StatusOr<std::unique_ptr<ReadReplica>> OpenReadReplica(const ServerConfig& confi
   spdlog::info("msg=\"history reads go to the read replica while it is fit\" max_lag_s={}",
                config.read_max_lag_seconds);
   // Only with a replica: 1 while history reads go to it, 0 while they fall back to the primary.
-  prometheus::Gauge& in_use =
-      prometheus::BuildGauge()
-          .Name("warpwatch_read_replica_in_use")
-          .Help("1 while history reads go to the --read-database-url standby, 0 while the primary "
-                "answers them (standby down, promoted or lagging)")
-          .Register(registry)
-          .Add({});
+  prometheus::Gauge& in_use = RegisterReadReplicaInUse(registry);
   return std::make_unique<ReadReplica>(std::move(store), std::move(probe),
                                        Millis(config.read_max_lag_seconds),
                                        [&in_use](bool usable) { in_use.Set(usable ? 1 : 0); });
