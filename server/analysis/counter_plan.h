@@ -38,6 +38,18 @@ inline constexpr int kMinCounterJobPriority = -100;
 v1::JobSpec CounterJobSpec(const v1::JobSpec& original, const std::vector<RunCase>& cases,
                            const std::string& device_uuid, int64_t run_id);
 
+// The claimed run's counter job (`tx`): its measured cases without counters at their level on
+// the GPU, but for `suspects` (their confirmation collects them), when the run's job wants one
+// (WantsCounterJob). Returns the job's id; 0 when none is queued (no job, nothing lacking, one
+// already waiting, or a catalog that no longer plans them).
+StatusOr<int64_t> QueueCounterJob(AnalysisTx& tx, const std::vector<RunCase>& cases,
+                                  const std::vector<RunCase>& suspects);
+
+// When the claimed run was measured with the counter pass (its series carry "counters=on"), marks
+// the standing findings of its measured cases for a new explanation
+// (AnalysisTx::ReexplainWithCounters); otherwise does nothing.
+Status ReexplainIfCountersMeasured(AnalysisTx& tx, const std::vector<RunCase>& cases);
+
 }  // namespace warpwatch::server::analysis
 
 #endif  // WARPWATCH_SERVER_ANALYSIS_COUNTER_PLAN_H_

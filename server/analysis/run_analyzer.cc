@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/series/comparable_series.h"
 #include "server/analysis/confirmation_plan.h"
 #include "server/analysis/counter_plan.h"
 #include "server/analysis/finding_builder.h"
@@ -171,37 +170,6 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
     ++summary.resolved;
   }
   return summary;
-}
-
-// Whether the run was measured with the counter pass (its series carry "counters=on").
-bool RunHasCounters(const std::vector<RunCase>& cases) {
-  for (const RunCase& c : cases) {
-    if (series::SettingsKeyOf(c.series_id).find("counters=on") != std::string::npos) return true;
-  }
-  return false;
-}
-
-// The counter job of a worker's run (counter_plan.h): its measured cases without counters at
-// their level on the GPU, but for `suspects` (their confirmation collects them), when its job is
-// not an analysis job itself. 0 when none is queued.
-StatusOr<int64_t> QueueCounterJob(AnalysisTx& tx, const std::vector<RunCase>& cases,
-                                  const std::vector<RunCase>& suspects) {
-  StatusOr<v1::JobSpec> original = tx.JobSpecOfRun();
-  if (original.status().code() == StatusCode::kNotFound) return int64_t{0};  // its job is gone
-  RETURN_IF_ERROR(original.status());
-  if (!WantsCounterJob(*original)) return int64_t{0};
-  std::vector<std::string> canonicals;
-  for (const RunCase& c : cases) {
-    if (c.point.ok) canonicals.push_back(c.case_canonical);
-  }
-  ASSIGN_OR_RETURN(std::set<std::string> covered, tx.CasesWithLevelCounters(canonicals));
-  for (const RunCase& s : suspects) covered.insert(s.case_canonical);  // their confirmation
-  const std::vector<RunCase> lacking = CasesWithoutCounters(cases, covered);
-  if (lacking.empty()) return int64_t{0};
-  const v1::JobSpec spec = CounterJobSpec(*original, lacking, tx.run().device_uuid, tx.run().run_id);
-  StatusOr<int64_t> points = PlannedPoints(spec);
-  if (!points.ok()) return int64_t{0};  // the catalog no longer has them: nothing to measure
-  return tx.EnqueueCounterJob(spec, *points);
 }
 
 // A case of the run with its decision.
@@ -394,13 +362,7 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
         {findings[i].kind, findings[i].state, findings[i].family, findings[i].gpu_model});
   }
   RETURN_IF_ERROR(tx.RecordCoverage(summary.coverage));
-  if (RunHasCounters(cases)) {
-    std::vector<std::string> measured;
-    for (const RunCase& c : cases) {
-      if (c.point.ok) measured.push_back(c.case_canonical);
-    }
-    RETURN_IF_ERROR(tx.ReexplainWithCounters(measured).status());
-  }
+  RETURN_IF_ERROR(ReexplainIfCountersMeasured(tx, cases));
   if (config.counter_jobs && run.job_id != 0) {
     ASSIGN_OR_RETURN(summary.counter_job_id,
                      QueueCounterJob(tx, cases, spec ? suspects : std::vector<RunCase>()));
