@@ -20,10 +20,14 @@ std::optional<IncidentKey> KeyOf(const v1::Regression& finding, const FindingOri
                        : "night:" + origin.night;
   key.gpu_model = finding.gpu_model();
   const std::string software = SoftwareChange(finding.explanation());
-  const std::string& clock = finding.explanation().clocks().verdict();
+  const v1::Explanation& e = finding.explanation();
+  const std::string& clock = e.clocks().verdict();
+  const bool environment_ranks_first =
+      e.causes_size() > 0 && e.causes(0).cause_class() == v1::CAUSE_CLASS_ENVIRONMENT;
   if (!software.empty()) {
     key.cause_key = "software:" + software;
-  } else if (finding.blame() == v1::BLAME_ENVIRONMENT || clock == "clock" || clock == "throttled") {
+  } else if (finding.blame() == v1::BLAME_ENVIRONMENT || clock == "clock" || clock == "throttled" ||
+             environment_ranks_first) {
     key.cause_key = "environment:" + finding.device_uuid();
   } else {
     key.cause_key = "gpu:" + finding.device_uuid();

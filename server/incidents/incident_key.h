@@ -24,8 +24,10 @@ struct IncidentKey {
   std::string gpu_model;
   std::string kind;  // kSlowdown or kSpeedup
   // The cause candidate: "software:<the software differences>" when the finding's explanation
-  // names any; else "environment:<device>" when the GPU's clock explains it (blame ENVIRONMENT,
-  // or its clock split says clock or throttled); else "gpu:<device>".
+  // names any; else "environment:<device>" when the GPU's clock or conditions explain it (blame
+  // ENVIRONMENT, its clock split says clock or throttled, or its explanation's first-ranked cause
+  // is ENVIRONMENT: clock settings or conditions such as a co-tenant's contention labels differ
+  // and no compiled-code change outranks them); else "gpu:<device>".
   std::string cause_key;
   bool operator==(const IncidentKey& o) const {
     return window_key == o.window_key && gpu_model == o.gpu_model && kind == o.kind &&

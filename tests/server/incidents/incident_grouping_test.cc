@@ -69,6 +69,24 @@ TEST_F(IncidentTest, AClockDropIsAnEnvironmentIncident) {
   EXPECT_EQ(open->size(), 1u);
 }
 
+// The H100 proof of issue 26 item 4(b) (docs/results/incident_proofs.md): one GPU, no peers, a
+// copy running beside the suite (the worker's test_contention_* labels), cycles moving with the
+// time. The findings' explanations rank "conditions differ" first; the incident follows them.
+TEST_F(IncidentTest, AGpuLoadedBesideTheSuiteIsAnEnvironmentIncidentNamingTheLoad) {
+  constexpr int kCases = 4;
+  Baseline(1, kCases);
+  GpuNight loaded;
+  loaded.scale = 1.2;
+  loaded.labels = R"({"test_contention_engine": "copy", "test_contention_gib": "1"})";
+  RunNight(0, kCases, loaded);
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  EXPECT_EQ(incidents[0].cause_class(), v1::CAUSE_CLASS_ENVIRONMENT) << incidents[0].cause();
+  EXPECT_NE(incidents[0].cause().find("test_contention_engine (none) -> copy"), std::string::npos)
+      << incidents[0].cause();
+  EXPECT_EQ(incidents[0].findings(), kCases);
+}
+
 TEST_F(IncidentTest, EveryFindingKeepsItsExplanationAndItsIncident) {
   constexpr int kCases = 3;
   Baseline(2, kCases);

@@ -27,6 +27,7 @@ struct GpuNight {
   double scale = 1.0;       // every case's median x this
   double clock_mhz = 1980;  // the SM clock of every point
   std::string driver = kOldDriver;
+  std::string labels = "{}";  // the run's labels (jsonb), e.g. a worker's test_contention_* ones
 };
 
 class IncidentTest : public AnalysisTest {
@@ -68,11 +69,13 @@ class IncidentTest : public AnalysisTest {
     RunOptions options = OnDevice(Gpu(gpu));
     options.uploaded = true;
     const int64_t run = AddRun(points, options);
-    Sql("UPDATE run SET driver_version = $2, environment = $3::jsonb WHERE id = $1", run,
-        night.driver,
+    Sql("UPDATE run SET driver_version = $2, labels = $4::jsonb, environment = $3::jsonb "
+        "WHERE id = $1",
+        run, night.driver,
         "{\"device\": {\"uuid\": \"" + Gpu(gpu) + "\", \"name\": \"" + kModel +
             "\"}, \"driverVersion\": \"" + night.driver +
-            "\", \"cudaRuntimeVersion\": 12080, \"workerVersion\": \"0.9.0\"}");
+            "\", \"cudaRuntimeVersion\": 12080, \"workerVersion\": \"0.9.0\"}",
+        night.labels);
     EXPECT_EQ(AnalyzeAll(), 1);
     Sweep();
     return run;
