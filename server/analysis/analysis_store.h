@@ -27,6 +27,9 @@ struct ClaimedRun {
   int64_t run_id = 0;
   int64_t job_id = 0;           // 0: an uploaded run (UploadRun), no job and no worker behind it
   int64_t confirms_run_id = 0;  // its job is the confirmation job of this run; 0 otherwise
+  // Its job is the counter job (counter_plan.h, label warpwatch.counters_for_run) of this run;
+  // 0 otherwise.
+  int64_t counters_for_run_id = 0;
   std::string device_uuid;
   std::string gpu_model;  // the device's name, as in series ids ("case@model")
   int64_t started_at_micros = 0;
@@ -279,8 +282,10 @@ class AnalysisTx {
   virtual StatusOr<int64_t> EnqueueConfirmationJob(const v1::JobSpec& spec, int64_t points_total,
                                                    const std::vector<int64_t>& regression_ids) = 0;
 
-  // Of `case_canonicals` (the claimed run's), those with a measurement carrying counters on the
-  // run's GPU from a run started after the case's series last changed level there: after the
+  // Of `case_canonicals` (the claimed run's), those with a measurement carrying counters (or a
+  // counters_note: the counter pass was asked and cannot take them, e.g. a timed region with no
+  // kernel, so another counter job would not help) on the run's GPU from a run started after the
+  // case's series last changed level there: after the
   // run of its latest REGRESSION or IMPROVEMENT finding on that GPU that is not NOISE, or after
   // the time it was closed FIXED (counter_plan.h). Cases never flagged need any counter run.
   virtual StatusOr<std::set<std::string>> CasesWithLevelCounters(

@@ -40,7 +40,9 @@ struct RunAnalysisSummary {
   RunCoverage coverage;         // what was judged, and why the rest was not
 };
 
-// Analyses tx.run(). Safe to run again on a rolled-back transaction (it only reads and writes
+// Analyses tx.run(): a confirmation run resolves its suspects; a counter job's run (counter_plan.h)
+// only marks its cases' standing findings for a new explanation, never judged (its changes are
+// the judged run's, already reported); any other run is judged. Safe to run again on a rolled-back transaction (it only reads and writes
 // through `tx`; `night` only caches finished runs' points and notes outliers as pending, which the
 // caller commits or discards with the transaction). `night`: the caller's cache of the night's
 // peers, kept between analyses on one thread; nullptr reads the night afresh. Errors: the store's.

@@ -35,7 +35,8 @@ StatusOr<std::set<std::string>> PgAnalysisTx::CasesWithLevelCounters(
             " WHERE EXISTS (SELECT 1 FROM run r JOIN measurement m ON m.run_id = r.id"
             "               AND m.case_canonical = l.case_canonical"
             "               WHERE r.device_uuid = $1 AND r.started_at > l.since"
-            "                 AND m.counters <> '{}'::jsonb AND r.history_owner ="
+            "                 AND (m.counters <> '{}'::jsonb OR m.counters_note <> '')"
+            "                 AND r.history_owner ="
             "                   (SELECT history_owner FROM run WHERE id = $3))",
             run_.device_uuid, TextArrayLiteral(case_canonicals), run_.run_id);
         std::set<std::string> out;

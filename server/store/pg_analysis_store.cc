@@ -6,6 +6,7 @@
 #include <mutex>
 #include <pqxx/pqxx>
 
+#include "server/analysis/counter_plan.h"
 #include "server/store/detail/connection_pool.h"
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/pg_analysis_tx.h"
@@ -72,6 +73,9 @@ StatusOr<std::optional<int64_t>> PgAnalysisStore::ClaimAndAnalyze(const Analyze&
         "SELECT r.id, coalesce(r.job_id, 0), coalesce(j.confirms_run_id, 0), r.state,"
         " r.device_uuid, r.device_name, r.history_owner, " +
         MicrosSql("r.started_at") + ", " + MicrosSql("r.finished_at") +
+        ", CASE WHEN j.labels->>'" + std::string(analysis::kCountersForRunLabel) +
+        "' ~ '^[0-9]{1,18}$' THEN (j.labels->>'" + std::string(analysis::kCountersForRunLabel) +
+        "')::bigint ELSE 0 END" +
         " FROM run r LEFT JOIN job j ON j.id = r.job_id"
         " WHERE r.analysis_state = 'PENDING' AND r.state <> 'RUNNING'"
         " ORDER BY r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED");
@@ -86,6 +90,7 @@ StatusOr<std::optional<int64_t>> PgAnalysisStore::ClaimAndAnalyze(const Analyze&
     run.history_owner = r[0][6].as<std::string>();
     run.started_at_micros = r[0][7].as<int64_t>();
     run.finished_at_micros = r[0][8].as<int64_t>();
+    run.counters_for_run_id = r[0][9].as<int64_t>();
     if (run.finished_at_micros == 0) run.finished_at_micros = run.started_at_micros;
     *claimed = run.run_id;
     std::string outcome = "SKIPPED";

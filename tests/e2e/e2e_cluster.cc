@@ -70,6 +70,7 @@ E2eCluster::~E2eCluster() {
 
 Status E2eCluster::StartServer() {
   ASSIGN_OR_RETURN(int metrics_port, testing::FreeLoopbackPort());
+  metrics_port_ = metrics_port;
   std::vector<std::string> argv = {WARPWATCH_SERVER_PATH,
                                    "--listen=127.0.0.1:" + std::to_string(port_),
                                    "--database-url=" + database_url_,
@@ -153,6 +154,7 @@ StatusOr<std::unique_ptr<ChildProcess>> E2eCluster::StartWorker(const WorkerOpti
                                    "--replay-uuid=" + o.uuid,
                                    "--replay-max-point-seconds=" +
                                        std::to_string(o.max_point_seconds)};
+  argv.insert(argv.end(), o.args.begin(), o.args.end());
   return ChildProcess::Start(argv, log);
 }
 

@@ -28,6 +28,7 @@ struct WorkerOptions {
   std::string uuid;                 // GPU UUID the replay worker registers
   double grace_seconds = 30;
   double max_point_seconds = 0.1;   // replay pace
+  std::vector<std::string> args;    // more flags, e.g. --replay-slowdown=1.05 (replay_change.h)
 };
 
 struct StoredRun {
@@ -51,6 +52,8 @@ class E2eCluster {
   const std::string& database_url() const { return database_url_; }
   // "127.0.0.1:<port>" of the server StartServer runs.
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  // The /metrics port of the server StartServer runs (0 before it).
+  int metrics_port() const { return metrics_port_; }
   // Another warpwatch-server process on the same database with the same flags, on a free port
   // (written to *address), once it answers. Its log is part of Logs().
   StatusOr<std::unique_ptr<ChildProcess>> StartReplica(std::string* address);
@@ -87,6 +90,7 @@ class E2eCluster {
   std::unique_ptr<testing::PostgresServer> postgres_;
   std::string database_url_;
   int port_ = 0;
+  int metrics_port_ = 0;
   std::unique_ptr<ChildProcess> server_;
   std::vector<std::string> worker_logs_;
   std::vector<std::string> replica_logs_;

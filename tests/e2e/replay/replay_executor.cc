@@ -41,10 +41,12 @@ ReplayExecutor::ReplayExecutor(const v1::RunResult& recording, v1::Device device
                                ReplayOptions options)
     : environment_(recording.environment()), options_(options) {
   *environment_.mutable_device() = std::move(device);
+  ApplyToEnvironment(options_.change, &environment_);
   char host[256] = {};
   if (::gethostname(host, sizeof(host) - 1) == 0) environment_.set_hostname(host);
   for (const v1::Measurement& m : recording.measurements()) {
-    by_key_[m.case_().canonical()] = m;
+    v1::Measurement& replayed = by_key_[m.case_().canonical()] = m;
+    ApplyToMeasurement(options_.change, &replayed);
     families_.insert(m.case_().family());
   }
 }

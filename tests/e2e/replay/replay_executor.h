@@ -1,7 +1,7 @@
 // File: tests/e2e/replay/replay_executor.h
 // The end-to-end tests' Executor: replays measurements recorded on a real GPU (a RunResult written
 // by `warpwatch-worker run --out`). For each requested point it returns the recorded Measurement
-// with the same canonical key, after sleeping the point's recorded total sample time (scaled and
+// with the same canonical key (changed as ReplayOptions::change says), after sleeping the point's recorded total sample time (scaled and
 // capped, so a job takes a realistic moment without making the tests slow). A point missing from
 // the recording is SKIPPED: "family F is not implemented by this worker (not in replay fixture)"
 // when the recording has no point of its family at all, else "not in replay fixture".
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/e2e/replay/replay_change.h"
 #include "warpwatch/v1/measurement.pb.h"
 #include "worker/executor/executor.h"
 
@@ -22,6 +23,7 @@ namespace warpwatch::e2e {
 struct ReplayOptions {
   double time_scale = 1;          // sleep = recorded sample time x this ...
   double max_point_seconds = 0.5; // ... capped at this
+  ReplayChange change;            // applied to every environment and OK point replayed
 };
 
 // Reads a RunResult JSON file (protobuf JSON mapping).

@@ -23,7 +23,17 @@ int main(int argc, char** argv) {
   serve->add_option("--replay-time-scale", replay.time_scale, "recorded sample time x this");
   serve->add_option("--replay-max-point-seconds", replay.max_point_seconds,
                     "cap of the time one point takes");
+  serve->add_option("--replay-slowdown", replay.change.slowdown,
+                    "every replayed time x this (a slower GPU or code)");
+  serve->add_option("--replay-sm-clock-mhz", replay.change.sm_clock_mhz,
+                    "replay as if every sample ran at this SM clock (the cycles unchanged)");
+  serve->add_option("--replay-driver-version", replay.change.driver_version,
+                    "report this driver version instead of the recording's");
   CLI11_PARSE(app, argc, argv);
+  if (Status valid = e2e::ValidateReplayChange(replay.change); !valid.ok()) {
+    std::cerr << valid.ToString() << "\n";
+    return worker::kServeExitUsage;
+  }
 
   StatusOr<v1::RunResult> recording = e2e::LoadRunResult(fixture);
   if (!recording.ok()) {

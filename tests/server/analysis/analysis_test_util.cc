@@ -71,6 +71,7 @@ v1::Measurement MeasurementOf(const Point& p) {
   m.mutable_stats()->set_median(p.median);
   m.set_median_sm_clock_mhz(p.clock_mhz);
   for (const auto& [name, value] : p.counters) (*m.mutable_counters())[name] = value;
+  m.set_counters_note(p.counters_note);
   for (double x : p.samples) m.add_samples_seconds(x);
   for (int i = 0; p.samples.empty() && i < 20; ++i) {
     m.add_samples_seconds(p.median * (1 + (i - 9.5) * 1e-4));

@@ -36,6 +36,7 @@ struct Point {
   double throttled = 0;         // fraction
   std::vector<double> samples;  // raw samples to store; empty: 20 samples around the median
   std::map<std::string, double> counters;  // CUPTI counters of the point (a counter pass)
+  std::string counters_note;               // why a counter pass took none
 };
 
 // "family/variant?k=v&..." with keys sorted, as the engine writes case keys.

@@ -121,6 +121,46 @@ TEST_F(CounterEvidenceTest, UploadedRunsAndRunsWithCountersQueueNoCounterJob) {
   EXPECT_EQ(CounterJobs(), 0);
 }
 
+// A counter job's run is evidence, not a candidate: the nightly run it re-measures was judged
+// already, so a change seen again in the counters=on series is not a second report. Found by the
+// end-to-end clock-drop scenario (tests/e2e/incident_e2e_test.cc), where the counter runs of a
+// GPU formed a series of their own and opened a SOFTWARE incident over their run-id label.
+TEST_F(CounterEvidenceTest, ACounterJobsRunsAreNeverJudged) {
+  Run(Cases());
+  const int64_t counter_job =
+      Sql("SELECT id FROM job WHERE labels ? $1", std::string(analysis::kCountersForRunLabel))
+          .at(0)
+          .at(0)
+          .as<int64_t>();
+  for (int n = 0; n < 6; ++n) Run(Cases(1.0, 84), OfJob(counter_job));  // a counters=on history
+  const int64_t slower = Run(Cases(1.3, 84), OfJob(counter_job));
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression WHERE run_id = $1", slower).at(0).at(0).as<int>(),
+            0);
+  EXPECT_EQ(Sql("SELECT count(*) FROM run WHERE id = $1 AND analysis_state = 'DONE'", slower)
+                .at(0)
+                .at(0)
+                .as<int>(),
+            1);
+}
+
+// A case the counter pass cannot measure (its note says why: no kernel in the timed region) does
+// not get a counter job every night.
+TEST_F(CounterEvidenceTest, ACaseTheCounterPassCannotMeasureIsAskedForOncePerLevel) {
+  Run(Cases());
+  const int64_t counter_job =
+      Sql("SELECT id FROM job WHERE labels ? $1", std::string(analysis::kCountersForRunLabel))
+          .at(0)
+          .at(0)
+          .as<int64_t>();
+  std::vector<Point> measured = Cases(1.0, 84);
+  measured[1].counters.clear();
+  measured[1].counters_note = "counters unavailable: the timed region launches no kernel";
+  Run(measured, OfJob(counter_job));
+  Sql("UPDATE job SET state = 'SUCCEEDED' WHERE id = $1", counter_job);
+  for (int n = 0; n < 3; ++n) Run(Cases());
+  EXPECT_EQ(CounterJobs(), 1);
+}
+
 TEST_F(CounterEvidenceTest, CountersOfAnotherLevelAreNeverTheBaselines) {
   for (int n = 0; n < 6; ++n) Run(Cases());
   const int64_t counter_job =
