@@ -101,7 +101,8 @@ void PrintExplanation(const v1::Explanation& e, std::ostream& out) {
     Table counters({"COUNTER", "BASELINE", "NEW", "CHANGE"});
     for (const v1::CounterDifference& d : e.counters()) {
       counters.AddRow({TerminalSafe(d.counter()), std::to_string(d.baseline()),
-                       std::to_string(d.new_value()), FormatChange(d.change())});
+                       std::to_string(d.new_value()),
+                       d.baseline() == 0 ? "from 0" : FormatChange(d.change())});
     }
     out << "Counters:\n";
     counters.Print(out);

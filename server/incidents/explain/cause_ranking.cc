@@ -67,7 +67,9 @@ void RankCauses(v1::Explanation* e) {
   for (int i = 0; i < e->counters_size() && i < 3; ++i) {
     const v1::CounterDifference& c = e->counters(i);
     counters.push_back(c.counter() + " " + NumberText(c.baseline()) + " -> " +
-                       NumberText(c.new_value()) + " (" + ChangeText(c.change()) + ")");
+                       NumberText(c.new_value()) +
+                       (c.baseline() == 0 ? std::string(" (from 0)")
+                                          : " (" + ChangeText(c.change()) + ")"));
   }
   const v1::ClockSplit& clocks = e->clocks();
   const std::string software = SoftwareChange(*e);

@@ -44,8 +44,10 @@ CounterDiff DiffCounters(const std::vector<v1::Measurement>& baseline, const v1:
     d.set_change(change);
     diff.counters.push_back(std::move(d));
   }
+  // A counter that rose from 0 has no relative change (0 by the proto's rule) but moved the most.
   std::sort(diff.counters.begin(), diff.counters.end(),
             [](const v1::CounterDifference& a, const v1::CounterDifference& b) {
+              if ((a.baseline() == 0) != (b.baseline() == 0)) return a.baseline() == 0;
               return std::fabs(a.change()) > std::fabs(b.change());
             });
   if (!shared) {

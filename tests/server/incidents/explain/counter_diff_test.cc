@@ -46,5 +46,20 @@ TEST(CounterDiffTest, CountersWithinTwoPercentAreEqual) {
   EXPECT_EQ(diff.note, "counters equal within 2 %");
 }
 
+// A counter that was 0 in the baseline (e.g. local-memory traffic before spills) has no relative
+// change; it moved most, so it comes first.
+TEST(CounterDiffTest, ACounterRisingFromZeroComesFirst) {
+  constexpr const char* kLocal = "lts__t_sectors_srcunit_tex_aperture_local.sum";
+  v1::Measurement base = WithCounter(kDram, 84);
+  (*base.mutable_counters())[kLocal] = 0;
+  v1::Measurement now = WithCounter(kDram, 42);
+  (*now.mutable_counters())[kLocal] = 1.5e6;
+  const CounterDiff diff = DiffCounters({base}, now);
+  ASSERT_EQ(diff.counters.size(), 2u);
+  EXPECT_EQ(diff.counters[0].counter(), kLocal);
+  EXPECT_EQ(diff.counters[0].baseline(), 0);
+  EXPECT_EQ(diff.counters[1].counter(), kDram);
+}
+
 }  // namespace
 }  // namespace warpwatch::server::incidents

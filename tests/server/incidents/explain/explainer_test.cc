@@ -103,6 +103,21 @@ TEST(ExplainerTest, CountersOnBothSidesBecomeEvidence) {
   EXPECT_TRUE(found);
 }
 
+// The evidence of a counter that was 0 at the baseline says "from 0", not a relative change.
+TEST(ExplainerTest, ACounterFromZeroIsSaidSo) {
+  FindingEvidence e = Slowdown(0.06, 0.06);
+  for (v1::Measurement& m : e.baseline_measurements) (*m.mutable_counters())[kDram] = 0;
+  (*e.measurement->mutable_counters())[kDram] = 12;
+  const v1::Explanation x = Explain(e);
+  bool found = false;
+  for (const v1::LikelyCause& c : x.causes()) {
+    for (const std::string& line : c.evidence()) {
+      found = found || line == std::string(kDram) + " 0 -> 12 (from 0)";
+    }
+  }
+  EXPECT_TRUE(found) << x.DebugString();
+}
+
 // Nightly runs skip the counter pass: the counters come from the GPU's counter run at the baseline
 // level and from the confirmation run, each named in the explanation.
 TEST(ExplainerTest, CountersOfRunsApartAreDiffedAndNamedWhereTheTimedRunsHaveNone) {
