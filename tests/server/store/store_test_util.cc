@@ -20,6 +20,79 @@ v1::JobSpec MakeSpec(const std::string& family) {
   return spec;
 }
 
+// Sets every field of `message` (recursively, repeated fields twice, maps once) to a value that is
+// not its default, so a field the store drops shows up as a difference. Timestamps get valid
+// instants.
+void FillEveryField(google::protobuf::Message* message, int depth) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Descriptor* d = message->GetDescriptor();
+  const google::protobuf::Reflection* r = message->GetReflection();
+  if (d->full_name() == "google.protobuf.Timestamp") {
+    r->SetInt64(message, d->FindFieldByName("seconds"), 1763900000 + depth);
+    r->SetInt32(message, d->FindFieldByName("nanos"), 123456789);
+    return;
+  }
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    const int copies = f->is_repeated() ? 2 : 1;
+    for (int c = 0; c < copies; ++c) {
+      const double x = 1.25 + f->number() + 0.5 * c;
+      const std::string text = std::string(f->name()) + "-" + std::to_string(c);
+      if (f->is_map()) {
+        google::protobuf::Message* entry = r->AddMessage(message, f);
+        const google::protobuf::Descriptor* e = entry->GetDescriptor();
+        const google::protobuf::Reflection* er = entry->GetReflection();
+        er->SetString(entry, e->FindFieldByName("key"), text);
+        const FieldDescriptor* value = e->FindFieldByName("value");
+        if (value->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE) er->SetDouble(entry, value, x);
+        if (value->cpp_type() == FieldDescriptor::CPPTYPE_INT64) er->SetInt64(entry, value, 7 + c);
+        if (value->cpp_type() == FieldDescriptor::CPPTYPE_STRING) er->SetString(entry, value, text);
+        break;  // one entry per map
+      }
+      switch (f->cpp_type()) {
+        case FieldDescriptor::CPPTYPE_DOUBLE:
+          f->is_repeated() ? r->AddDouble(message, f, x) : r->SetDouble(message, f, x);
+          break;
+        case FieldDescriptor::CPPTYPE_FLOAT:
+          f->is_repeated() ? r->AddFloat(message, f, 2.5f) : r->SetFloat(message, f, 2.5f);
+          break;
+        case FieldDescriptor::CPPTYPE_INT32:
+          f->is_repeated() ? r->AddInt32(message, f, 3 + c) : r->SetInt32(message, f, 3 + c);
+          break;
+        case FieldDescriptor::CPPTYPE_INT64:
+          f->is_repeated() ? r->AddInt64(message, f, 1000 + f->number())
+                           : r->SetInt64(message, f, 1000 + f->number());
+          break;
+        case FieldDescriptor::CPPTYPE_UINT32:
+          f->is_repeated() ? r->AddUInt32(message, f, 5) : r->SetUInt32(message, f, 5);
+          break;
+        case FieldDescriptor::CPPTYPE_UINT64:
+          f->is_repeated() ? r->AddUInt64(message, f, 6) : r->SetUInt64(message, f, 6);
+          break;
+        case FieldDescriptor::CPPTYPE_BOOL:
+          f->is_repeated() ? r->AddBool(message, f, c == 0) : r->SetBool(message, f, true);
+          break;
+        case FieldDescriptor::CPPTYPE_STRING:
+          f->is_repeated() ? r->AddString(message, f, text) : r->SetString(message, f, text);
+          break;
+        case FieldDescriptor::CPPTYPE_ENUM: {
+          const google::protobuf::EnumDescriptor* e = f->enum_type();
+          const auto* v = e->value(e->value_count() - 1);
+          f->is_repeated() ? r->AddEnum(message, f, v) : r->SetEnum(message, f, v);
+          break;
+        }
+        case FieldDescriptor::CPPTYPE_MESSAGE:
+          if (depth < 3) {
+            FillEveryField(
+                f->is_repeated() ? r->AddMessage(message, f) : r->MutableMessage(message, f),
+                depth + 1);
+          }
+          break;
+      }
+    }
+  }
+}
+
 void StoreTest::SetUp() {
   PostgresTest::SetUp();
   if (HasFatalFailure()) return;
