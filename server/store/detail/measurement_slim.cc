@@ -39,16 +39,23 @@ std::string DeterministicBytes(const google::protobuf::Message& m) {
   return out;
 }
 
-// Whether column field `field` of `full` is what the columns give (NaN equal to NaN; bitwise
-// differences the comparator misses, -0.0 against 0.0, fail SlimDocumentOf's final check).
-bool ColumnGivesBack(const v1::Measurement& full, const v1::Measurement& columns,
-                     const google::protobuf::FieldDescriptor* field) {
-  google::protobuf::util::DefaultFieldComparator comparator;
-  comparator.set_treat_nan_as_equal(true);
-  google::protobuf::util::MessageDifferencer differencer;
-  differencer.set_field_comparator(&comparator);
-  return differencer.CompareWithFields(full, columns, {field}, {field});
-}
+// Whether a column field of the whole document is what the columns give (NaN equal to NaN;
+// bitwise differences the comparison misses, -0.0 against 0.0, fail SlimDocumentOf's final check).
+class ColumnComparison {
+ public:
+  ColumnComparison() {
+    comparator_.set_treat_nan_as_equal(true);
+    differencer_.set_field_comparator(&comparator_);
+  }
+  bool GivesBack(const v1::Measurement& full, const v1::Measurement& columns,
+                 const google::protobuf::FieldDescriptor* field) {
+    return differencer_.CompareWithFields(full, columns, {field}, {field});
+  }
+
+ private:
+  google::protobuf::util::DefaultFieldComparator comparator_;
+  google::protobuf::util::MessageDifferencer differencer_;
+};
 
 // Clears the counters of `full`'s launches and kernels that copy other counters, noting which.
 void DropCounterCopies(const v1::Measurement& full, SlimDocument& slim) {
@@ -85,8 +92,9 @@ std::string SlimDocumentOf(const v1::Measurement& full, const v1::Measurement& c
   slim.set_format(kSlimFormat);
   v1::Measurement& rest = *slim.mutable_rest();
   rest = full;
+  ColumnComparison comparison;
   for (const google::protobuf::FieldDescriptor* field : ColumnFields()) {
-    if (ColumnGivesBack(full, columns, field)) {
+    if (comparison.GivesBack(full, columns, field)) {
       rest.GetReflection()->ClearField(&rest, field);
     } else {
       slim.add_kept_fields(field->number());

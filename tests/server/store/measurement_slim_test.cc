@@ -5,8 +5,6 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <google/protobuf/util/field_comparator.h>
-#include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,16 +59,10 @@ v1::Measurement TwoKernelMeasurement() {
   return m;
 }
 
-// `a` and `b` serialize to the same bytes (maps in key order); the differencer (NaN equal to NaN)
-// names the field when not.
+// `a` and `b` serialize to the same bytes (maps in key order); ExpectSameMessage names the field
+// when not.
 void ExpectSameBytes(const v1::Measurement& a, const v1::Measurement& b) {
-  google::protobuf::util::DefaultFieldComparator comparator;
-  comparator.set_treat_nan_as_equal(true);
-  google::protobuf::util::MessageDifferencer differ;
-  differ.set_field_comparator(&comparator);
-  std::string differences;
-  differ.ReportDifferencesToString(&differences);
-  EXPECT_TRUE(differ.Compare(a, b)) << differences;
+  ExpectSameMessage(a, b);
   std::string a_bytes, b_bytes;
   google::protobuf::io::StringOutputStream a_stream(&a_bytes), b_stream(&b_bytes);
   {

@@ -4,8 +4,6 @@
 // read path gives back the measurement as uploaded, samples aside; slimming is idempotent, leaves
 // rows inside the window alone, catches up on rows emptied or stored by older servers, and a batch
 // that fails changes nothing.
-#include <google/protobuf/util/field_comparator.h>
-#include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -87,17 +85,6 @@ v1::Measurement WithoutSamples(v1::Measurement m) {
   return m;
 }
 
-// Field by field, NaN equal to NaN.
-void ExpectSame(const v1::Measurement& expected, const v1::Measurement& actual) {
-  google::protobuf::util::DefaultFieldComparator comparator;
-  comparator.set_treat_nan_as_equal(true);
-  google::protobuf::util::MessageDifferencer differ;
-  differ.set_field_comparator(&comparator);
-  std::string differences;
-  differ.ReportDifferencesToString(&differences);
-  EXPECT_TRUE(differ.Compare(expected, actual)) << differences;
-}
-
 class SampleWindowStoreTest : public StoreTest {
  protected:
   void SetUp() override {
@@ -170,9 +157,9 @@ class SampleWindowStoreTest : public StoreTest {
     for (size_t i = 0; i < uploaded_.size(); ++i) {
       SCOPED_TRACE(uploaded_[i].case_().canonical());
       const v1::Measurement full = samples ? uploaded_[i] : WithoutSamples(uploaded_[i]);
-      ExpectSame(full, listed[i]);
-      ExpectSame(full, with.measurements[i]);
-      ExpectSame(WithoutSamples(uploaded_[i]), without.measurements[i]);
+      ExpectSameMessage(full, listed[i]);
+      ExpectSameMessage(full, with.measurements[i]);
+      ExpectSameMessage(WithoutSamples(uploaded_[i]), without.measurements[i]);
     }
   }
 

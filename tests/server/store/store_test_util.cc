@@ -1,6 +1,9 @@
 // File: tests/server/store/store_test_util.cc
 #include "tests/server/store/store_test_util.h"
 
+#include <google/protobuf/util/field_comparator.h>
+#include <google/protobuf/util/message_differencer.h>
+
 namespace warpwatch::server::testing {
 
 v1::Device MakeDevice(const std::string& uuid, const std::string& name) {
@@ -91,6 +94,17 @@ void FillEveryField(google::protobuf::Message* message, int depth) {
       }
     }
   }
+}
+
+void ExpectSameMessage(const google::protobuf::Message& expected,
+                       const google::protobuf::Message& actual) {
+  google::protobuf::util::DefaultFieldComparator comparator;
+  comparator.set_treat_nan_as_equal(true);
+  google::protobuf::util::MessageDifferencer differ;
+  differ.set_field_comparator(&comparator);
+  std::string differences;
+  differ.ReportDifferencesToString(&differences);
+  EXPECT_TRUE(differ.Compare(expected, actual)) << differences;
 }
 
 void StoreTest::SetUp() {

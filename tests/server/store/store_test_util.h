@@ -44,6 +44,11 @@ v1::JobSpec MakeSpec(const std::string& family = "memory.copy");
 // instants (with nanoseconds).
 void FillEveryField(google::protobuf::Message* message, int depth = 0);
 
+// Expects `actual` to equal `expected` field by field, NaN equal to NaN; the failure names the
+// fields that differ.
+void ExpectSameMessage(const google::protobuf::Message& expected,
+                       const google::protobuf::Message& actual);
+
 class StoreTest : public warpwatch::testing::PostgresTest {
  protected:
   void SetUp() override;
