@@ -28,34 +28,18 @@ v1::Measurement ColumnsOf(v1::Measurement full) {
   return columns;
 }
 
-// A measurement as a current worker sends it (samples aside): counters of two kernels' launches,
-// the first launch's also the measurement's and its kernel's.
+// CounterPassMeasurement with a second kernel, launched second, with counters of its own.
 v1::Measurement TwoKernelMeasurement() {
-  v1::Measurement m;
-  m.mutable_case_()->set_family("reduce");
-  m.mutable_case_()->set_variant("two_pass");
-  (*m.mutable_case_()->mutable_params())["n"] = 1 << 24;
-  m.mutable_case_()->set_canonical("reduce/two_pass?n=16777216");
-  m.set_status(v1::POINT_STATUS_OK);
+  v1::Measurement m = CounterPassMeasurement();
   m.set_series_id("reduce/two_pass?n=16777216@NVIDIA H100");
   m.set_run_id(7);
-  m.mutable_stats()->set_median(1.5e-4);
-  m.set_kernel_name("PartialSums");
-  const std::map<std::string, double> first = {{"dram__throughput.avg.pct_of_peak", 81.25},
-                                               {"sm__warps_active.avg.pct", 64.5}};
-  const std::map<std::string, double> second = {{"dram__throughput.avg.pct_of_peak", 2.5}};
-  m.mutable_counters()->insert(first.begin(), first.end());
-  using Kernel = std::pair<std::string, std::map<std::string, double>>;
-  for (const auto& [name, counters] :
-       std::vector<Kernel>{{"PartialSums", first}, {"FinalSum", second}}) {
-    v1::KernelInfo* k = m.add_kernels();
-    k->set_name(name);
-    k->set_mangled(std::string("_Z") + name + "v");
-    k->mutable_counters()->insert(counters.begin(), counters.end());
-    v1::KernelLaunch* launch = m.add_launches();
-    launch->set_kernel(m.kernels_size() - 1);
-    launch->mutable_counters()->insert(counters.begin(), counters.end());
-  }
+  v1::KernelInfo* k = m.add_kernels();
+  k->set_name("FinalSum");
+  k->set_mangled("_Z8FinalSumPKfPf");
+  (*k->mutable_counters())["dram__throughput.avg.pct_of_peak_sustained_elapsed"] = 2.5;
+  v1::KernelLaunch* launch = m.add_launches();
+  launch->set_kernel(1);
+  *launch->mutable_counters() = k->counters();
   return m;
 }
 

@@ -28,15 +28,10 @@ v1::Measurement EveryField() {
   return m;
 }
 
-// As a current worker sends a point: samples, counters copied into its kernel and first launch, a
-// non-finite counter, no achieved occupancy.
+// CounterPassMeasurement with samples, a non-finite counter (in its kernel's and launch's copies
+// too), occupancy without achieved occupancy, a measured_at.
 v1::Measurement WorkerPoint() {
-  v1::Measurement m;
-  m.mutable_case_()->set_family("reduce");
-  m.mutable_case_()->set_variant("two_pass");
-  (*m.mutable_case_()->mutable_params())["n"] = 1 << 24;
-  m.mutable_case_()->set_canonical("reduce/two_pass?n=16777216");
-  m.set_status(v1::POINT_STATUS_OK);
+  v1::Measurement m = CounterPassMeasurement();
   for (double s : {1.49e-4, 1.5e-4, 1.52e-4}) {
     m.add_samples_seconds(s);
     m.add_sample_sm_clock_mhz(1980);
@@ -44,20 +39,12 @@ v1::Measurement WorkerPoint() {
     m.add_sample_kernel_seconds(s * 0.98);
     m.add_sample_group(0);
   }
-  m.mutable_stats()->set_median(1.5e-4);
   m.mutable_stats()->set_p90(1.52e-4);
   m.mutable_occupancy()->set_block_size(256);
   m.mutable_occupancy()->set_limiter(v1::OCCUPANCY_LIMITER_REGISTERS);
-  m.set_kernel_name("PartialSums");
-  (*m.mutable_counters())["dram__throughput.avg.pct_of_peak_sustained_elapsed"] = 83.55031568661838;
   (*m.mutable_counters())["l1tex__t_sector_hit_rate.pct"] = std::nan("");
-  v1::KernelInfo* k = m.add_kernels();
-  k->set_name("PartialSums");
-  k->set_mangled("_Z11PartialSumsPKfPfl");
-  *k->mutable_counters() = m.counters();
-  v1::KernelLaunch* launch = m.add_launches();
-  launch->set_kernel(0);
-  *launch->mutable_counters() = m.counters();
+  *m.mutable_kernels(0)->mutable_counters() = m.counters();
+  *m.mutable_launches(0)->mutable_counters() = m.counters();
   m.set_sample_count(3);
   m.mutable_measured_at()->set_seconds(1763900000);
   m.set_verified(true);

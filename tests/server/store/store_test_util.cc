@@ -96,6 +96,27 @@ void FillEveryField(google::protobuf::Message* message, int depth) {
   }
 }
 
+v1::Measurement CounterPassMeasurement() {
+  v1::Measurement m;
+  m.mutable_case_()->set_family("reduce");
+  m.mutable_case_()->set_variant("two_pass");
+  (*m.mutable_case_()->mutable_params())["n"] = 1 << 24;
+  m.mutable_case_()->set_canonical("reduce/two_pass?n=16777216");
+  m.set_status(v1::POINT_STATUS_OK);
+  m.mutable_stats()->set_median(1.5e-4);
+  m.set_kernel_name("PartialSums");
+  (*m.mutable_counters())["dram__throughput.avg.pct_of_peak_sustained_elapsed"] = 83.55031568661838;
+  (*m.mutable_counters())["sm__warps_active.avg.pct_of_peak_sustained_active"] = 64.5;
+  v1::KernelInfo* k = m.add_kernels();
+  k->set_name("PartialSums");
+  k->set_mangled("_Z11PartialSumsPKfPfl");
+  *k->mutable_counters() = m.counters();
+  v1::KernelLaunch* launch = m.add_launches();
+  launch->set_kernel(0);
+  *launch->mutable_counters() = m.counters();
+  return m;
+}
+
 void ExpectSameMessage(const google::protobuf::Message& expected,
                        const google::protobuf::Message& actual) {
   google::protobuf::util::DefaultFieldComparator comparator;

@@ -44,6 +44,11 @@ v1::JobSpec MakeSpec(const std::string& family = "memory.copy");
 // instants (with nanoseconds).
 void FillEveryField(google::protobuf::Message* message, int depth = 0);
 
+// A point as a current worker sends it with counters, samples aside: case reduce/two_pass?n=2^24,
+// status OK, one kernel (PartialSums, kernel_name) whose counters, and its first launch's, are the
+// measurement's.
+v1::Measurement CounterPassMeasurement();
+
 // Expects `actual` to equal `expected` field by field, NaN equal to NaN; the failure names the
 // fields that differ.
 void ExpectSameMessage(const google::protobuf::Message& expected,
