@@ -31,10 +31,35 @@ v1::OccupancyLimiter LimiterFromName(const std::string& name) {
 
 StatusOr<nlohmann::json> JsonObject(const pqxx::field& f, const char* column) {
   nlohmann::json parsed = nlohmann::json::parse(f.c_str(), nullptr, /*allow_exceptions=*/false);
-  if (!parsed.is_object())
+  if (!parsed.is_object()) {
     return InternalError(std::string("measurement.") + column + ": not an object");
+  }
   return parsed;
 }
+
+using M = v1::Measurement;
+constexpr int kColumnFieldNumbers[] = {M::kCaseFieldNumber,
+                                       M::kStatusFieldNumber,
+                                       M::kErrorFieldNumber,
+                                       M::kThrottledFractionFieldNumber,
+                                       M::kStatsFieldNumber,
+                                       M::kMedianSmClockMhzFieldNumber,
+                                       M::kBytesFieldNumber,
+                                       M::kFlopsFieldNumber,
+                                       M::kGbpsFieldNumber,
+                                       M::kGflopsFieldNumber,
+                                       M::kPctOfPeakBandwidthFieldNumber,
+                                       M::kOccupancyFieldNumber,
+                                       M::kCountersFieldNumber,
+                                       M::kVerifiedFieldNumber,
+                                       M::kMaxErrorFieldNumber,
+                                       M::kL2FlushedFieldNumber,
+                                       M::kStopReasonFieldNumber,
+                                       M::kMeasuredAtFieldNumber,
+                                       M::kSeriesIdFieldNumber,
+                                       M::kRunIdFieldNumber,
+                                       M::kCountersNoteFieldNumber,
+                                       M::kKernelNameFieldNumber};
 
 }  // namespace
 
@@ -122,29 +147,7 @@ const std::vector<const google::protobuf::FieldDescriptor*>& ColumnFields() {
   static const auto* const kFields = [] {
     const google::protobuf::Descriptor* d = v1::Measurement::descriptor();
     auto* fields = new std::vector<const google::protobuf::FieldDescriptor*>;
-    using M = v1::Measurement;
-    for (int number : {M::kCaseFieldNumber,
-                       M::kStatusFieldNumber,
-                       M::kErrorFieldNumber,
-                       M::kThrottledFractionFieldNumber,
-                       M::kStatsFieldNumber,
-                       M::kMedianSmClockMhzFieldNumber,
-                       M::kBytesFieldNumber,
-                       M::kFlopsFieldNumber,
-                       M::kGbpsFieldNumber,
-                       M::kGflopsFieldNumber,
-                       M::kPctOfPeakBandwidthFieldNumber,
-                       M::kOccupancyFieldNumber,
-                       M::kCountersFieldNumber,
-                       M::kVerifiedFieldNumber,
-                       M::kMaxErrorFieldNumber,
-                       M::kL2FlushedFieldNumber,
-                       M::kStopReasonFieldNumber,
-                       M::kMeasuredAtFieldNumber,
-                       M::kSeriesIdFieldNumber,
-                       M::kRunIdFieldNumber,
-                       M::kCountersNoteFieldNumber,
-                       M::kKernelNameFieldNumber}) {
+    for (int number : kColumnFieldNumbers) {
       fields->push_back(d->FindFieldByNumber(number));
     }
     return fields;
