@@ -28,9 +28,9 @@ struct JobReaperOptions {
   std::chrono::milliseconds worker_retention{std::chrono::hours(24 * 7)};
   // Passes between two prunes (pruning is not urgent).
   int prune_every = 60;
-  // Raw samples of runs that finished longer ago than this are dropped, summaries kept
-  // (Store::DropOldSamples), at each prune, in batches of sample_batch up to sample_batches_per_prune
-  // batches; --sample-retention-days. Zero keeps them forever.
+  // Raw samples of runs that finished longer ago than this are dropped, summaries kept and their
+  // documents slimmed (Store::DropOldSamples), at each prune, in batches of sample_batch up to
+  // sample_batches_per_prune batches; --sample-retention-days. Zero keeps them forever.
   std::chrono::hours sample_retention{24 * 90};
   // Summaries (measurement rows) of runs that finished longer ago than this are folded into week
   // rollups and deleted (Store::DownsampleSummaries), at each prune, in the same bounded batches;

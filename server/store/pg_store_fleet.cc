@@ -9,7 +9,6 @@
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/page_token.h"
 #include "server/store/detail/pg_store_impl.h"
-#include "server/store/detail/retention_sql.h"
 
 namespace warpwatch::server::detail {
 namespace {
@@ -159,20 +158,6 @@ StatusOr<int> PgStore::PruneWorkers(std::chrono::milliseconds offline_for) {
         "DELETE FROM worker w WHERE w.last_seen < now() - $1::bigint * interval '1 millisecond'"
         "   AND NOT EXISTS (SELECT 1 FROM job j WHERE j.lease_owner = w.id)",
         static_cast<int64_t>(offline_for.count()));
-    return static_cast<int>(r.affected_rows());
-  });
-}
-
-StatusOr<int> PgStore::DropOldSamples(std::chrono::hours older_than, int batch) {
-  return Run<int>("DropOldSamples", [&](pqxx::work& tx) -> StatusOr<int> {
-    pqxx::result r = tx.exec_params(
-        "UPDATE measurement SET samples_seconds = '{}', sample_sm_clock_mhz = '{}',"
-        " sample_throttled = '{}', sample_kernel_seconds = '{}', sample_group = '{}'"
-        " WHERE id IN (SELECT m.id FROM measurement m JOIN run r ON r.id = m.run_id"
-        "  WHERE r.finished_at < now() - $1::bigint * interval '1 hour'"
-        "   AND cardinality(m.samples_seconds) > 0 AND NOT" +
-            std::string(kRetainedRunSql) + "  LIMIT $2 FOR UPDATE OF m SKIP LOCKED)",
-        static_cast<int64_t>(older_than.count()), batch);
     return static_cast<int>(r.affected_rows());
   });
 }

@@ -220,7 +220,14 @@ class Store {
   // sees how many samples there were). Measurements of a pinned baseline run, and of a run that an
   // unresolved regression (SUSPECTED, OPEN, ACKNOWLEDGED) names, as its run, a baseline run or its
   // confirmation, keep theirs (detail/retention_sql.h). Rows another replica holds are skipped.
-  // Returns how many were emptied.
+  // In the same statement each such measurement's stored document becomes slim: the fields its
+  // summary columns hold and the copies of its counters are dropped from it
+  // (detail/measurement_slim.h), so an old row keeps each fact once; every read (QueryMeasurements,
+  // GetRun's measurements, explanations, incidents ...) rebuilds the same Measurement as before,
+  // samples aside. Measurements emptied before slim documents existed (or stored as JSON before
+  // migration 0010) are slimmed by later calls as well. Idempotent: a measurement done already is
+  // not selected again; one whose document does not decode (every read of it fails too) loses its
+  // samples and keeps its document. Returns how many measurements were emptied or slimmed.
   virtual StatusOr<int> DropOldSamples(std::chrono::hours older_than, int batch) = 0;
 
   // Folds at most `batch` measurements (summaries) whose run finished more than `older_than` ago

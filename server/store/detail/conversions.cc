@@ -151,4 +151,15 @@ std::string TextArrayLiteral(const std::vector<std::string>& values) {
   return out + "}";
 }
 
+std::string HexEncode(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(2 * bytes.size(), '0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    out[2 * i] = kDigits[b >> 4];
+    out[2 * i + 1] = kDigits[b & 15];
+  }
+  return out;
+}
+
 }  // namespace warpwatch::server::detail

@@ -47,6 +47,9 @@ std::string DoubleArrayLiteral(const std::vector<double>& values);  // NaN/Infin
 std::string BoolArrayLiteral(const std::vector<bool>& values);
 std::string TextArrayLiteral(const std::vector<std::string>& values);  // elements quoted
 
+// Lower-case hex of `bytes`, for bytea values passed as text and decode(..., 'hex')d in SQL.
+std::string HexEncode(const std::string& bytes);
+
 }  // namespace warpwatch::server::detail
 
 #endif  // WARPWATCH_SERVER_STORE_DETAIL_CONVERSIONS_H_

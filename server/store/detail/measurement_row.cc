@@ -9,6 +9,8 @@
 
 #include "common/series/comparable_series.h"
 #include "server/store/detail/conversions.h"
+#include "server/store/detail/measurement_columns.h"
+#include "server/store/detail/measurement_slim.h"
 #include "warpwatch/v1/result.pb.h"
 
 namespace warpwatch::server::detail {
@@ -48,17 +50,6 @@ nlohmann::json Double(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   return v;
-}
-
-std::string HexEncode(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(2 * bytes.size(), '0');
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    const auto b = static_cast<unsigned char>(bytes[i]);
-    out[2 * i] = kDigits[b >> 4];
-    out[2 * i + 1] = kDigits[b & 15];
-  }
-  return out;
 }
 
 // Sample arrays travel as PostgreSQL array literals inside the JSON (a text field cast in SQL):
@@ -273,7 +264,7 @@ StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::stri
 }
 
 std::string MeasurementColumns(bool with_samples) {
-  std::string columns = "m.doc_pb, m.doc::text";
+  std::string columns = "m.doc_pb, m.doc::text, " + SummaryColumns();
   if (with_samples) {
     columns +=
         ", m.samples_seconds::text, m.sample_sm_clock_mhz::text, m.sample_throttled::text,"
@@ -284,7 +275,8 @@ std::string MeasurementColumns(bool with_samples) {
 
 namespace {
 
-constexpr int kFirstSampleColumn = 2;  // after doc_pb and doc
+constexpr int kFirstSummaryColumn = 2;  // after doc_pb and doc
+constexpr int kFirstSampleColumn = kFirstSummaryColumn + kSummaryColumnCount;
 
 // The sample arrays of a row selected with MeasurementColumns(true), into `m`.
 void AddSamples(const pqxx::row& row, v1::Measurement& m) {
@@ -306,11 +298,16 @@ void AddSamples(const pqxx::row& row, v1::Measurement& m) {
   }
 }
 
-// A row's binary document (doc_pb) into `m`; false when the row has none (stored before
-// migration 0010: its document is the JSON in `doc`).
+// A row's binary document (doc_pb) into `m`, rebuilt from the row's columns when it is slim;
+// false when the row has none (stored before migration 0010: its document is the JSON in `doc`).
 StatusOr<bool> DecodeBinaryDoc(const pqxx::row& row, v1::Measurement& m) {
   if (row[0].is_null()) return false;
   const pqxx::binarystring bytes(row[0]);
+  if (IsSlimDocument(bytes.get(), bytes.size())) {
+    ASSIGN_OR_RETURN(v1::Measurement columns, MeasurementFromColumns(row, kFirstSummaryColumn));
+    ASSIGN_OR_RETURN(m, MeasurementFromSlimDocument(bytes.get(), bytes.size(), std::move(columns)));
+    return true;
+  }
   if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return InternalError("decoding a stored measurement document failed");
   }
@@ -325,6 +322,12 @@ StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_sam
   if (!binary) RETURN_IF_ERROR(MessageFromJson(row[1].as<std::string>(), &m));
   if (with_samples) AddSamples(row, m);
   return m;
+}
+
+StatusOr<std::string> SlimDocumentOfRow(const pqxx::row& row) {
+  ASSIGN_OR_RETURN(const v1::Measurement full, MeasurementFromRow(row, false));
+  ASSIGN_OR_RETURN(const v1::Measurement columns, MeasurementFromColumns(row, kFirstSummaryColumn));
+  return SlimDocumentOf(full, columns);
 }
 
 StatusOr<std::vector<v1::Measurement>> MeasurementsFromRows(const pqxx::result& rows,

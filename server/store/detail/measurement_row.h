@@ -1,8 +1,9 @@
 // File: server/store/detail/measurement_row.h
 // v1::Measurement <-> measurement table rows. Each sample array lives once, in its own column
 // (samples_seconds, sample_sm_clock_mhz, sample_throttled, sample_kernel_seconds, sample_group);
-// `doc` keeps every other field of the proto (kernels, counters, notes ...), so a field added
-// to Measurement is stored without a schema change. A batch is written by one statement.
+// `doc_pb` keeps every other field of the proto (kernels, counters, notes ...), so a field added
+// to Measurement is stored without a schema change. A batch is written by one statement. Past the
+// raw-sample window doc_pb is slim (measurement_slim.h) and readers rebuild it from the columns.
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_MEASUREMENT_ROW_H_
 
@@ -50,13 +51,20 @@ StatusOr<int> InsertMeasurements(pqxx::work& tx, int64_t run_id, const std::stri
                                  const std::vector<v1::Measurement>& batch);
 
 // The select list MeasurementFromRow reads, for the measurement table aliased `m`: the document
-// (binary, and the JSON of rows stored before migration 0010), then, when `with_samples`, the five
-// sample arrays.
+// (binary, and the JSON of rows stored before migration 0010), the summary columns a slim
+// document is rebuilt from (SummaryColumns(), measurement_columns.h), then, when `with_samples`,
+// the five sample arrays.
 std::string MeasurementColumns(bool with_samples);
 
-// Decodes a row selected with MeasurementColumns(with_samples) (from column 0). Without samples
-// the per-sample arrays stay empty.
+// Decodes a row selected with MeasurementColumns(with_samples) (from column 0): the whole
+// measurement as it was uploaded (run_id and series_id set), a slim row's rebuilt from its columns
+// and its slim document. Without samples (and on a row past the raw-sample window) the per-sample
+// arrays stay empty.
 StatusOr<v1::Measurement> MeasurementFromRow(const pqxx::row& row, bool with_samples);
+
+// The slim document (measurement_slim.h) of a row selected with MeasurementColumns(false) (from
+// column 0): its whole measurement, rebuilt if slim already, slimmed against its columns.
+StatusOr<std::string> SlimDocumentOfRow(const pqxx::row& row);
 
 // Decodes the first `count` rows of `rows` (selected with MeasurementColumns(with_samples)), in
 // order. Same result as MeasurementFromRow on each; the JSON documents of older rows are parsed

@@ -2,7 +2,8 @@
 // The PostgreSQL Store's class, shared by its source files, one per concern:
 // pg_store.cc (setup, Ping), pg_store_jobs.cc, pg_store_workers.cc, pg_store_queue.cc,
 // pg_store_measurements.cc, pg_store_fleet.cc (worker listing), pg_store_timeouts.cc,
-// pg_store_baselines.cc (pins), pg_store_rollups.cc (summary downsampling).
+// pg_store_baselines.cc (pins), pg_store_rollups.cc (summary downsampling),
+// pg_store_sample_window.cc (raw samples dropped, documents slimmed).
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 

@@ -1,6 +1,6 @@
-// Retention of raw samples (Store::DropOldSamples, server/store/pg_store_fleet.cc) on a real
-// PostgreSQL: old runs lose their sample arrays and keep their summaries; recent runs and runs an
-// unresolved regression names keep everything; batches are bounded.
+// Retention of raw samples (Store::DropOldSamples, server/store/pg_store_sample_window.cc) on a
+// real PostgreSQL: old runs lose their sample arrays and keep their summaries; recent runs and runs
+// an unresolved regression names keep everything; batches are bounded.
 #include <gtest/gtest.h>
 
 #include <chrono>

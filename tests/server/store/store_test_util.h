@@ -4,6 +4,7 @@
 #ifndef WARPWATCH_TESTS_SERVER_STORE_STORE_TEST_UTIL_H_
 #define WARPWATCH_TESTS_SERVER_STORE_STORE_TEST_UTIL_H_
 
+#include <google/protobuf/message.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -37,6 +38,21 @@ inline const WorkerCaller kTestCaller{"test-worker", false};
 
 v1::Device MakeDevice(const std::string& uuid, const std::string& name);
 v1::JobSpec MakeSpec(const std::string& family = "memory.copy");
+
+// Sets every field of `message` (recursively, repeated fields twice, maps once) to a value that is
+// not its default, so a field the store drops shows up as a difference. Timestamps get valid
+// instants (with nanoseconds).
+void FillEveryField(google::protobuf::Message* message, int depth = 0);
+
+// A point as a current worker sends it with counters, samples aside: case reduce/two_pass?n=2^24,
+// status OK, one kernel (PartialSums, kernel_name) whose counters, and its first launch's, are the
+// measurement's.
+v1::Measurement CounterPassMeasurement();
+
+// Expects `actual` to equal `expected` field by field, NaN equal to NaN; the failure names the
+// fields that differ.
+void ExpectSameMessage(const google::protobuf::Message& expected,
+                       const google::protobuf::Message& actual);
 
 class StoreTest : public warpwatch::testing::PostgresTest {
  protected:
