@@ -41,6 +41,13 @@ class CounterEvidenceTest : public IncidentTest {
         .at(0)
         .as<int>();
   }
+  // The id of the (one) counter job queued so far.
+  int64_t CounterJob() {
+    return Sql("SELECT id FROM job WHERE labels ? $1", std::string(analysis::kCountersForRunLabel))
+        .at(0)
+        .at(0)
+        .as<int64_t>();
+  }
   v1::JobSpec SpecOf(int64_t job) {
     v1::JobSpec spec;
     EXPECT_TRUE(detail::MessageFromJson(
@@ -127,11 +134,7 @@ TEST_F(CounterEvidenceTest, UploadedRunsAndRunsWithCountersQueueNoCounterJob) {
 // GPU formed a series of their own and opened a SOFTWARE incident over their run-id label.
 TEST_F(CounterEvidenceTest, ACounterJobsRunsAreNeverJudged) {
   Run(Cases());
-  const int64_t counter_job =
-      Sql("SELECT id FROM job WHERE labels ? $1", std::string(analysis::kCountersForRunLabel))
-          .at(0)
-          .at(0)
-          .as<int64_t>();
+  const int64_t counter_job = CounterJob();
   for (int n = 0; n < 6; ++n) Run(Cases(1.0, 84), OfJob(counter_job));  // a counters=on history
   const int64_t slower = Run(Cases(1.3, 84), OfJob(counter_job));
   EXPECT_EQ(Sql("SELECT count(*) FROM regression WHERE run_id = $1", slower).at(0).at(0).as<int>(),
@@ -147,11 +150,7 @@ TEST_F(CounterEvidenceTest, ACounterJobsRunsAreNeverJudged) {
 // not get a counter job every night.
 TEST_F(CounterEvidenceTest, ACaseTheCounterPassCannotMeasureIsAskedForOncePerLevel) {
   Run(Cases());
-  const int64_t counter_job =
-      Sql("SELECT id FROM job WHERE labels ? $1", std::string(analysis::kCountersForRunLabel))
-          .at(0)
-          .at(0)
-          .as<int64_t>();
+  const int64_t counter_job = CounterJob();
   std::vector<Point> measured = Cases(1.0, 84);
   measured[1].counters.clear();
   measured[1].counters_note = "counters unavailable: the timed region launches no kernel";
@@ -163,11 +162,7 @@ TEST_F(CounterEvidenceTest, ACaseTheCounterPassCannotMeasureIsAskedForOncePerLev
 
 TEST_F(CounterEvidenceTest, CountersOfAnotherLevelAreNeverTheBaselines) {
   for (int n = 0; n < 6; ++n) Run(Cases());
-  const int64_t counter_job =
-      Sql("SELECT id FROM job WHERE labels ? $1", std::string(analysis::kCountersForRunLabel))
-          .at(0)
-          .at(0)
-          .as<int64_t>();
+  const int64_t counter_job = CounterJob();
   Run(Cases(1.0, 84), OfJob(counter_job));
   Sql("UPDATE job SET state = 'SUCCEEDED' WHERE id = $1", counter_job);
   // Then case 0's level changed on this GPU: an earlier finding, closed FIXED after the counters.
