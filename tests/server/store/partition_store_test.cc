@@ -50,6 +50,15 @@ class PartitionStoreTest : public AnalysisTest {
   int64_t Measurements(int64_t run) {
     return Count("SELECT count(*) FROM measurement WHERE run_id = " + std::to_string(run));
   }
+  // Retention with `run`'s range handed out keeps its partition and its row: the run is exempt.
+  void ExpectPartitionKeptFor(int64_t run) {
+    const std::string partition = PartitionOf(run);
+    HandOutTheRangeOf(run);
+    ASSERT_OK_AND_ASSIGN(PartitionRetention kept, store_->DropOldPartitions(kYear, 10));
+    EXPECT_EQ(kept.kept_exempt, 1);
+    EXPECT_EQ(PartitionOf(run), partition);
+    EXPECT_EQ(Measurements(run), 1);
+  }
   int64_t RolledUpPoints() {
     return Count("SELECT coalesce(sum(cardinality(run_medians)), 0) FROM measurement_rollup");
   }
@@ -147,12 +156,7 @@ TEST_F(PartitionStoreTest, APinnedRunKeepsItsPartitionUntilUnpinned) {
   pin.run_ids = {pinned};
   pin.pinned_by = "ci";
   ASSERT_OK_AND_ASSIGN(v1::BaselinePin stored, store_->PinBaseline(pin, 0.05));
-  const std::string partition = PartitionOf(pinned);
-  HandOutTheRangeOf(pinned);
-  ASSERT_OK_AND_ASSIGN(PartitionRetention kept, store_->DropOldPartitions(kYear, 10));
-  EXPECT_EQ(kept.kept_exempt, 1);
-  EXPECT_EQ(PartitionOf(pinned), partition);
-  EXPECT_EQ(Measurements(pinned), 1);
+  ExpectPartitionKeptFor(pinned);
   // The partition's other rows fold row by row, as before partitions.
   ASSERT_OK_AND_ASSIGN(int folded, store_->DownsampleSummaries(kYear, 100));
   EXPECT_EQ(folded, 1);
@@ -177,12 +181,7 @@ TEST_F(PartitionStoreTest, ARunOfAnOpenRegressionKeepsItsPartitionUntilResolved)
       " VALUES ($1, $2, 'memory.coalescing', 'copy', $3, $4, $5, 1e-4, 1.1e-4, 0.1, 'robust_z',"
       " 'OPEN')",
       SeriesOf(p), Canonical(p), std::string(kModel), named, measurement);
-  const std::string partition = PartitionOf(named);
-  HandOutTheRangeOf(named);
-  ASSERT_OK_AND_ASSIGN(PartitionRetention kept, store_->DropOldPartitions(kYear, 10));
-  EXPECT_EQ(kept.kept_exempt, 1);
-  EXPECT_EQ(PartitionOf(named), partition);
-  EXPECT_EQ(Measurements(named), 1);
+  ExpectPartitionKeptFor(named);
   Sql("UPDATE regression SET state = 'FIXED' WHERE run_id = $1", named);
   ASSERT_OK_AND_ASSIGN(PartitionRetention done, store_->DropOldPartitions(kYear, 10));
   EXPECT_GE(done.dropped, 1);
