@@ -35,6 +35,39 @@ int JobReaper::RunBatches(const std::function<StatusOr<int>()>& batch, const cha
   return done;
 }
 
+void JobReaper::KeepPartitions(Store* store) {
+  StatusOr<PartitionUpkeep> upkeep = store->KeepPartitionsAhead(options_.partition_min_runs);
+  if (!upkeep.ok()) {
+    spdlog::warn("msg=\"keeping measurement partitions ahead failed\" error=\"{}\"",
+                 upkeep.status().ToString());
+  } else {
+    partitions_created_ += upkeep->created;
+    default_partition_rows_ = upkeep->default_rows;
+    if (upkeep->created > 0) {
+      spdlog::info("msg=\"measurement partitions added ahead\" partitions={}", upkeep->created);
+    }
+    if (upkeep->default_rows > 0) {
+      spdlog::warn("msg=\"measurements in the DEFAULT partition: the partitions ahead lagged\""
+                   " rows={}", upkeep->default_rows);
+    }
+  }
+  if (options_.summary_retention.count() == 0 || stop_.raised()) return;
+  StatusOr<PartitionRetention> dropped =
+      store->DropOldPartitions(options_.summary_retention, options_.partitions_per_prune);
+  if (!dropped.ok()) {
+    spdlog::warn("msg=\"dropping old measurement partitions failed\" error=\"{}\"",
+                 dropped.status().ToString());
+    return;
+  }
+  if (dropped->dropped > 0) {
+    partitions_dropped_ += dropped->dropped;
+    summaries_folded_ += dropped->folded;
+    spdlog::info("msg=\"old measurement partitions folded into week rollups and dropped\""
+                 " partitions={} measurements={} kept_exempt={}",
+                 dropped->dropped, dropped->folded, dropped->kept_exempt);
+  }
+}
+
 Status JobReaper::RunOnce() {
   if (!database_->schema_ready()) return OkStatus();  // nothing to reap before the schema exists
   ASSIGN_OR_RETURN(Store * store, database_->ReadyStore());
@@ -65,6 +98,7 @@ Status JobReaper::RunOnce() {
       spdlog::info("msg=\"old raw samples dropped\" measurements={}", dropped);
     }
   }
+  if (prune_pass) KeepPartitions(store);
   if (options_.summary_retention.count() > 0 && prune_pass) {
     const int folded = RunBatches(
         [&] {

@@ -183,7 +183,7 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
             " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, " +
             MicrosSql("t.started_at") +
             ", NOT EXISTS (SELECT 1 FROM regression_run rr JOIN regression g"
-            "   ON g.id = rr.regression_id WHERE rr.measurement_id = t.mid"
+            "   ON g.id = rr.regression_id WHERE rr.run_id = t.id AND rr.measurement_id = t.mid"
             "   AND g.state NOT IN ('ACCEPTED', 'NOISE', 'DISMISSED'))"
             " AND t.started_at >= coalesce((SELECT max(fr.started_at) FROM regression g"
             "   JOIN run fr ON fr.id = g.run_id WHERE g.series_id = t.series_id"

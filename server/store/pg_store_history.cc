@@ -119,9 +119,12 @@ StatusOr<MeasurementPage> PgStore::QueryMeasurements(const MeasurementQuery& que
                          MeasurementsFromRows(r, static_cast<size_t>(page_size),
                                               query.include_samples));
         // Each point's series sensitivity on its GPU (series_noise, written by the analysis).
+        // By (run_id, id), the measurement's key: each row is looked up in its run's partition.
+        std::vector<int64_t> run_ids;
         std::vector<int64_t> ids;
         for (size_t i = 0; i < page.measurements.size(); ++i) {
           const pqxx::row row = r[static_cast<pqxx::result::size_type>(i)];
+          run_ids.push_back(page.measurements[i].run_id());
           ids.push_back(row[row.size() - 1].as<int64_t>());
         }
         if (!ids.empty()) {
@@ -130,8 +133,9 @@ StatusOr<MeasurementPage> PgStore::QueryMeasurements(const MeasurementQuery& que
           for (const pqxx::row& n : tx.exec_params(
                    "SELECT m.id, n.sigma_relative, n.min_detectable_change FROM measurement m"
                    " JOIN series_noise n ON n.series_id = m.series_id"
-                   " AND n.device_uuid = m.device_uuid WHERE m.id = ANY($1::bigint[])",
-                   BigintArrayLiteral(ids))) {
+                   " AND n.device_uuid = m.device_uuid"
+                   " WHERE (m.run_id, m.id) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))",
+                   BigintArrayLiteral(run_ids), BigintArrayLiteral(ids))) {
             v1::Measurement& m = page.measurements[index.at(n[0].as<int64_t>())];
             if (!n[1].is_null()) m.set_noise_sigma(n[1].as<double>());
             if (!n[2].is_null()) m.set_min_detectable_change(n[2].as<double>());

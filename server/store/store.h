@@ -91,6 +91,19 @@ struct RegressionCount {
   int64_t count = 0;
 };
 
+// What one Store::KeepPartitionsAhead call found and did (migration 0019).
+struct PartitionUpkeep {
+  int created = 0;           // partitions added ahead of run_id_seq
+  int64_t default_rows = 0;  // measurements in the DEFAULT partition (0 unless the keeper lagged)
+};
+
+// What one Store::DropOldPartitions call did.
+struct PartitionRetention {
+  int dropped = 0;      // partitions folded, detached and dropped
+  int64_t folded = 0;   // their measurements, folded into measurement_rollup first
+  int kept_exempt = 0;  // old partitions kept for the exempt runs they hold
+};
+
 struct UploadCounts {
   int inserted = 0;
   int duplicates = 0;  // (run, case canonical) already stored: ignored
@@ -241,6 +254,28 @@ class Store {
   // batch boundaries do not matter and a second call finds nothing to fold. Rows another replica
   // holds are skipped. Returns how many measurements were folded.
   virtual StatusOr<int> DownsampleSummaries(std::chrono::hours older_than, int batch) = 0;
+
+  // ---- Measurement partitions (migration 0019, docs/partitioning.md) ----
+
+  // Adds measurement partitions (run-id ranges) until two partitions' worth of run ids lie ahead
+  // of run_id_seq; a partition spans the runs started in the last 7 days, at least
+  // `min_partition_runs` (SQL warpwatch_keep_measurement_partitions). Each is attached under
+  // SHARE UPDATE EXCLUSIVE on measurement (reads and writes go on). Also counts the rows of the
+  // DEFAULT partition, which stays empty while the keeper keeps up. Serialized across replicas.
+  virtual StatusOr<PartitionUpkeep> KeepPartitionsAhead(int64_t min_partition_runs) = 0;
+
+  // Drops whole measurement partitions: a range partition whose run ids were all handed out and
+  // whose every run finished more than `older_than` ago is folded into measurement_rollup (as
+  // DownsampleSummaries folds rows), the regression and regression_run rows pointing into it get
+  // measurement_id NULL (as a row-wise delete sets them), and it is detached and dropped, all in
+  // one transaction per partition, at most `max_partitions` of them. A partition holding a
+  // measurement of an exempt run (pinned, or named by an unresolved regression: the
+  // DownsampleSummaries rule) is kept whole (kept_exempt; DownsampleSummaries folds its other
+  // rows) and dropped by a later call once no exemption remains. Detaching takes ACCESS EXCLUSIVE
+  // on measurement for a moment: it waits at most 5 s for it, else the call fails
+  // (UNAVAILABLE/INTERNAL) and changes nothing. The DEFAULT partition is never dropped.
+  virtual StatusOr<PartitionRetention> DropOldPartitions(std::chrono::hours older_than,
+                                                         int max_partitions) = 0;
 
   // ---- Pinned baselines ----
 

@@ -3,7 +3,8 @@
 // pg_store.cc (setup, Ping), pg_store_jobs.cc, pg_store_workers.cc, pg_store_queue.cc,
 // pg_store_measurements.cc, pg_store_fleet.cc (worker listing), pg_store_timeouts.cc,
 // pg_store_baselines.cc (pins), pg_store_rollups.cc (summary downsampling),
-// pg_store_sample_window.cc (raw samples dropped, documents slimmed).
+// pg_store_sample_window.cc (raw samples dropped, documents slimmed), pg_store_partitions.cc
+// (measurement partitions made ahead and dropped by age).
 #ifndef WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 #define WARPWATCH_SERVER_STORE_DETAIL_PG_STORE_IMPL_H_
 
@@ -48,6 +49,9 @@ class PgStore : public Store {
   StatusOr<int> PruneWorkers(std::chrono::milliseconds offline_for) override;
   StatusOr<int> DropOldSamples(std::chrono::hours older_than, int batch) override;
   StatusOr<int> DownsampleSummaries(std::chrono::hours older_than, int batch) override;
+  StatusOr<PartitionUpkeep> KeepPartitionsAhead(int64_t min_partition_runs) override;
+  StatusOr<PartitionRetention> DropOldPartitions(std::chrono::hours older_than,
+                                                 int max_partitions) override;
   StatusOr<v1::BaselinePin> PinBaseline(const BaselinePinRequest& request,
                                         double max_throttled_fraction) override;
   StatusOr<v1::BaselinePin> UnpinBaseline(int64_t id, const PinGuard& guard) override;

@@ -131,7 +131,15 @@ void ExpectSameMessage(const google::protobuf::Message& expected,
 void StoreTest::SetUp() {
   PostgresTest::SetUp();
   if (HasFatalFailure()) return;
-  ASSERT_OK(RunMigrations(url_));
+  if (migrate_to_ == 0) {
+    ASSERT_OK(RunMigrations(url_));
+  } else {
+    std::vector<Migration> older;
+    for (const Migration& m : EmbeddedMigrations()) {
+      if (m.version <= migrate_to_) older.push_back(m);
+    }
+    ASSERT_OK(RunMigrations(url_, older, MigrationTimeouts{}));
+  }
   store_ = OpenStore(8);
   ASSERT_NE(store_, nullptr);
 }

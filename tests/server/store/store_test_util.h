@@ -86,6 +86,9 @@ class StoreTest : public warpwatch::testing::PostgresTest {
   }
 
   std::unique_ptr<Store> store_;
+  // The migrations SetUp applies: every embedded one (0), or those up to this version, for a
+  // test of a later migration on data stored before it (set in the fixture's constructor).
+  int migrate_to_ = 0;
 };
 
 }  // namespace warpwatch::server::testing
