@@ -7,9 +7,10 @@
 -- partitions (Store::DropOldPartitions). One transaction, like every migration: measurement is
 -- held ACCESS EXCLUSIVE from the first statement to the commit; the work under it is one scan of
 -- the old table (ATTACH checking its bound) and one index build on it (the new primary key
--- (run_id, id)); regression and regression_run are held SHARE ROW
--- EXCLUSIVE while their foreign keys are checked against the new key. Measured times in
--- docs/partitioning.md. The statement_timeout above: on a large database the scan and the build
+-- (run_id, id)); regression and regression_run are held ACCESS EXCLUSIVE too (their foreign keys
+-- are dropped and re-made), and run as well (attaching moves the partition's foreign key triggers
+-- on run): reads and writes of these four tables wait until the commit. Measured locks and times
+-- in docs/partitioning.md. The statement_timeout above: on a large database the scan and the build
 -- run minutes.
 
 LOCK TABLE measurement IN ACCESS EXCLUSIVE MODE;
