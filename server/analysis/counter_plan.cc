@@ -69,4 +69,11 @@ Status ReexplainIfCountersMeasured(AnalysisTx& tx, const std::vector<RunCase>& c
   return OkStatus();
 }
 
+StatusOr<RunAnalysisSummary> TakeCounterRun(AnalysisTx& tx, const std::vector<RunCase>& cases) {
+  RunAnalysisSummary summary;
+  summary.cases = static_cast<int>(cases.size());
+  RETURN_IF_ERROR(ReexplainIfCountersMeasured(tx, cases));
+  return summary;
+}
+
 }  // namespace warpwatch::server::analysis

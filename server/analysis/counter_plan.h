@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "server/analysis/analysis_store.h"
+#include "server/analysis/run_analyzer.h"
 #include "warpwatch/v1/job.pb.h"
 
 namespace warpwatch::server::analysis {
@@ -49,6 +50,13 @@ StatusOr<int64_t> QueueCounterJob(AnalysisTx& tx, const std::vector<RunCase>& ca
 // the standing findings of its measured cases for a new explanation
 // (AnalysisTx::ReexplainWithCounters); otherwise does nothing.
 Status ReexplainIfCountersMeasured(AnalysisTx& tx, const std::vector<RunCase>& cases);
+
+// The analysis of a counter job's run (ClaimedRun::counters_for_run_id set): evidence, not a
+// candidate. It re-measured cases of a run that was judged already, so judging it would report
+// that run's changes a second time (in the counters=on series, under a run-id label that differs
+// every night); its counters go to the explanations of its cases' standing findings
+// (ReexplainIfCountersMeasured) and nothing else is written.
+StatusOr<RunAnalysisSummary> TakeCounterRun(AnalysisTx& tx, const std::vector<RunCase>& cases);
 
 }  // namespace warpwatch::server::analysis
 

@@ -179,17 +179,6 @@ struct Judged {
   std::optional<PinUsed> pin;
 };
 
-// A counter job's run (counter_plan.h) is evidence, not a candidate: the server re-measured the
-// cases of a judged run with the counter pass, so judging it would report that run's changes a
-// second time (in the counters=on series). Its counters go to the explanations of the standing
-// findings of its cases; nothing else is written.
-StatusOr<RunAnalysisSummary> TakeCounters(AnalysisTx& tx, const std::vector<RunCase>& cases) {
-  RunAnalysisSummary summary;
-  summary.cases = static_cast<int>(cases.size());
-  RETURN_IF_ERROR(ReexplainIfCountersMeasured(tx, cases));
-  return summary;
-}
-
 StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>& cases,
                                       const AnalysisConfig& config, NightPeerCache& night) {
   const ClaimedRun& run = tx.run();
@@ -400,7 +389,7 @@ StatusOr<RunAnalysisSummary> AnalyzeRun(AnalysisTx& tx, const AnalysisConfig& co
                                         NightPeerCache* night) {
   ASSIGN_OR_RETURN(std::vector<RunCase> cases, tx.LoadRunCases());
   if (tx.run().confirms_run_id != 0) return ResolveConfirmation(tx, cases, config);
-  if (tx.run().counters_for_run_id != 0) return TakeCounters(tx, cases);
+  if (tx.run().counters_for_run_id != 0) return TakeCounterRun(tx, cases);
   if (night != nullptr) return JudgeRun(tx, cases, config, *night);
   NightPeerCache once;
   return JudgeRun(tx, cases, config, once);

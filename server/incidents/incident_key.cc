@@ -5,24 +5,6 @@
 #include "server/incidents/incident_vocabulary.h"
 
 namespace warpwatch::server::incidents {
-namespace {
-
-// Whether the explanation records the GPU running under other clock settings or beside other work
-// (a label its worker marks as a condition: the test-only contention generator's). Temperatures
-// and power readings do not count: they swing between runs of a healthy GPU (power at the start
-// 81 to 219 W over one H100's nightly runs, tests/fixtures/h100_codegen) and follow from the work
-// as much as they cause it, so they stay evidence in the explanation without deciding the class.
-bool SettingsOrLoadDiffer(const v1::Explanation& e) {
-  for (const v1::EnvironmentDifference& d : e.environment()) {
-    if (d.area() == v1::DIFFERENCE_AREA_CLOCKS) return true;
-    if (d.area() == v1::DIFFERENCE_AREA_CONDITIONS && d.field().rfind("labels.", 0) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 std::optional<IncidentKey> KeyOf(const v1::Regression& finding, const FindingOrigin& origin) {
   IncidentKey key;
@@ -40,9 +22,8 @@ std::optional<IncidentKey> KeyOf(const v1::Regression& finding, const FindingOri
   const std::string software = SoftwareChange(finding.explanation());
   const v1::Explanation& e = finding.explanation();
   const std::string& clock = e.clocks().verdict();
-  const bool environment_ranks_first = e.causes_size() > 0 &&
-                                       e.causes(0).cause_class() == v1::CAUSE_CLASS_ENVIRONMENT &&
-                                       SettingsOrLoadDiffer(e);
+  const bool environment_ranks_first =
+      e.causes_size() > 0 && e.causes(0).cause_class() == v1::CAUSE_CLASS_ENVIRONMENT;
   if (!software.empty()) {
     key.cause_key = "software:" + software;
   } else if (finding.blame() == v1::BLAME_ENVIRONMENT || clock == "clock" || clock == "throttled" ||

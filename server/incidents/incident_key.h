@@ -26,9 +26,9 @@ struct IncidentKey {
   // The cause candidate: "software:<the software differences>" when the finding's explanation
   // names any; else "environment:<device>" when the GPU's clock or conditions explain it (blame
   // ENVIRONMENT, its clock split says clock or throttled, or its explanation's first-ranked cause
-  // is ENVIRONMENT because clock settings or a condition label (a co-tenant's test_contention_*)
-  // differ, with no compiled-code change outranking them; temperatures and power readings alone
-  // never decide it: they swing between runs of a healthy GPU); else "gpu:<device>".
+  // is ENVIRONMENT: clock settings or a condition label such as a co-tenant's test_contention_*
+  // differ, with no compiled-code change outranking them; temperature and power readings alone
+  // rank below "nothing recorded differs", cause_ranking.h); else "gpu:<device>".
   std::string cause_key;
   bool operator==(const IncidentKey& o) const {
     return window_key == o.window_key && gpu_model == o.gpu_model && kind == o.kind &&

@@ -52,6 +52,17 @@ std::string CycleWords(const v1::ClockSplit& c) {
   return out;
 }
 
+// A condition recorded as a label (the worker's test-only contention generator's): what ran beside
+// the suite, not a reading.
+bool HasConditionLabel(const v1::Explanation& e) {
+  for (const v1::EnvironmentDifference& d : e.environment()) {
+    if (d.area() == v1::DIFFERENCE_AREA_CONDITIONS && d.field().rfind("labels.", 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string SoftwareChange(const v1::Explanation& explanation) {
@@ -98,7 +109,8 @@ void RankCauses(v1::Explanation* e) {
   }
   const std::string settings = Differences(*e, v1::DIFFERENCE_AREA_CLOCKS);
   const std::string conditions = Differences(*e, v1::DIFFERENCE_AREA_CONDITIONS);
-  if (!settings.empty() || !conditions.empty()) {
+  const bool readings_only = settings.empty() && !conditions.empty() && !HasConditionLabel(*e);
+  if (!settings.empty() || (!conditions.empty() && !readings_only)) {
     std::vector<std::string> evidence;
     if (!settings.empty()) evidence.push_back(settings);
     if (!conditions.empty()) evidence.push_back(conditions);
@@ -117,6 +129,12 @@ void RankCauses(v1::Explanation* e) {
     Add(e, v1::CAUSE_CLASS_UNKNOWN,
         "nothing recorded differs: the GPU itself, or something the store does not keep", 1,
         evidence);
+  }
+  if (readings_only) {
+    Add(e, v1::CAUSE_CLASS_ENVIRONMENT,
+        "the GPU's temperature or power readings differ (they also swing between runs of a "
+        "healthy GPU)",
+        0.5, {conditions});
   }
   std::stable_sort(
       e->mutable_causes()->begin(), e->mutable_causes()->end(),

@@ -15,9 +15,14 @@ namespace warpwatch::server::incidents {
 //    software differs (named field by field);
 //  - SOFTWARE 3: kernel attributes changed with the software equal as recorded (the code changed
 //    without a build label to say so);
-//  - ENVIRONMENT 2: clock settings or conditions differ;
+//  - ENVIRONMENT 2: clock settings or a condition label (a co-tenant's test_contention_*) differ,
+//    with the temperature and power readings as further evidence;
 //  - UNKNOWN 1.5: the time around the kernels moved, the kernels' own time did not;
-//  - UNKNOWN 1: nothing recorded differs: the GPU itself, or something the store does not keep.
+//  - UNKNOWN 1: nothing recorded differs but temperature or power readings: the GPU itself, or
+//    something the store does not keep;
+//  - ENVIRONMENT 0.5: only temperature or power readings differ. They swing between runs of a
+//    healthy GPU (power at the start 81 to 219 W over one H100's nightly runs) and follow from the
+//    work as much as they cause it: evidence, never the first cause.
 // Evidence lists the attribute moves, the top three counter moves, and the time and cycle split.
 void RankCauses(v1::Explanation* explanation);
 
