@@ -2,6 +2,7 @@
 #include "worker/device/gpu_links.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace warpwatch::worker {
 namespace {
@@ -55,10 +56,15 @@ std::string PciePathWord(int level) {
   }
 }
 
-double NvLinkGbpsPerLink(int version) {
-  if (version == 1) return 20;
-  if (version >= 2 && version <= 4) return 25;
-  if (version == 5) return 50;
+int NvLinkGenerationFromNvml(unsigned nvml_version) {
+  static constexpr int kGeneration[] = {0, 1, 2, 2, 3, 3, 4, 5, 6};
+  return nvml_version < std::size(kGeneration) ? kGeneration[nvml_version] : 0;
+}
+
+double NvLinkGbpsPerLink(int generation) {
+  if (generation == 1) return 20;
+  if (generation >= 2 && generation <= 4) return 25;
+  if (generation == 5) return 50;
   return 0;
 }
 

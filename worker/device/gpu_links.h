@@ -29,7 +29,7 @@ struct LinkObservation {
   bool active = false;
   NvLinkRemote remote = NvLinkRemote::kUnknown;
   PciAddress remote_pci;  // the far end (a GPU's address when remote == kGpu)
-  int version = 0;        // nvmlDeviceGetNvLinkVersion
+  int version = 0;        // NVLink generation (NvLinkGenerationFromNvml), 0 unknown
 };
 
 struct GpuObservation {
@@ -43,9 +43,14 @@ struct GpuObservation {
 // "PIX", 20 "PXB", 30 "PHB", 40 "NODE", 50 "SYS"; "" for anything else.
 std::string PciePathWord(int nvml_topology_level);
 
-// Nominal NVLink rate per link and direction, GB/s, by NVML's version: 1: 20, 2-4: 25, 5: 50;
-// 0 when unknown.
-double NvLinkGbpsPerLink(int version);
+// nvmlDeviceGetNvLinkVersion returns the enum nvmlNvlinkVersion_t, not the generation:
+// 1 = 1.0, 2 = 2.0, 3 = 2.2, 4 = 3.0, 5 = 3.1, 6 = 4.0 (Hopper), 7 = 5.0 (Blackwell), 8 = 6.0.
+// The NVLink generation it names (1..6); 0 for INVALID or a value this table does not know.
+int NvLinkGenerationFromNvml(unsigned nvml_version);
+
+// Nominal NVLink rate per link and direction, GB/s, by generation: 1: 20, 2-4: 25, 5: 50;
+// 0 when unknown (6 included: not a rate we have measured or seen published per link).
+double NvLinkGbpsPerLink(int generation);
 
 // One GpuLink per unordered pair (src < dst, ordered by src then dst). NVLinks are counted from
 // src's side: links whose remote is dst's PCI address; when neither GPU has a direct link to the

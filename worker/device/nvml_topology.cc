@@ -83,7 +83,7 @@ GpuObservation Observe(const Api& api, nvmlDevice_t handle, int ordinal, const s
       }
       unsigned version = 0;
       if (api.link_version != nullptr && api.link_version(handle, link, &version) == kSuccess) {
-        l.version = static_cast<int>(version);
+        l.version = NvLinkGenerationFromNvml(version);
       }
     }
     g.links.push_back(l);

@@ -75,6 +75,18 @@ TEST(JoinGpuLinksTest, PcieOnlyPairsAndUnknownLevels) {
   EXPECT_TRUE(JoinGpuLinks({Gpu(0, 1)}, {}).empty());
 }
 
+// The 4-GPU H200 host of 2026-11-27 reported 6 on every link (NVML_NVLINK_VERSION_4_0), which the
+// worker first stored as "version 6" with a nominal 0 GB/s.
+TEST(NvLinkGbpsPerLinkTest, NvmlsEnumIsReadAsTheGeneration) {
+  EXPECT_EQ(NvLinkGenerationFromNvml(6), 4);
+  EXPECT_EQ(NvLinkGenerationFromNvml(7), 5);
+  EXPECT_EQ(NvLinkGenerationFromNvml(3), 2);
+  EXPECT_EQ(NvLinkGenerationFromNvml(5), 3);
+  EXPECT_EQ(NvLinkGenerationFromNvml(0), 0);
+  EXPECT_EQ(NvLinkGenerationFromNvml(42), 0);
+  EXPECT_DOUBLE_EQ(18 * NvLinkGbpsPerLink(NvLinkGenerationFromNvml(6)), 450.0);
+}
+
 TEST(NvLinkGbpsPerLinkTest, NominalRatesByVersion) {
   EXPECT_DOUBLE_EQ(NvLinkGbpsPerLink(1), 20.0);
   EXPECT_DOUBLE_EQ(NvLinkGbpsPerLink(4), 25.0);
