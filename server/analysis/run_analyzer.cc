@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -152,8 +153,8 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
   }
   SeriesMap model, device;
   if (!pinned_series.empty()) {
-    ASSIGN_OR_RETURN(device, tx.LoadSeries(pinned_series, tx.run().device_uuid,
-                                           config.history_runs, max_throttled));
+    ASSIGN_OR_RETURN(device, tx.LoadSeries(pinned_series, tx.run().device_uuid, config.history_runs,
+                                           max_throttled));
   }
   for (const Suspect& s : suspects) {
     const RunCase* confirmation = nullptr;
@@ -210,9 +211,9 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   const double max_throttled = dc.max_throttled_fraction;
   SeriesMap model;
   if (!model_series.empty()) {
-    ASSIGN_OR_RETURN(model, tx.LoadSeries(std::vector<std::string>(model_series.begin(),
-                                                                   model_series.end()),
-                                          "", config.history_runs, max_throttled));
+    ASSIGN_OR_RETURN(
+        model, tx.LoadSeries(std::vector<std::string>(model_series.begin(), model_series.end()), "",
+                             config.history_runs, max_throttled));
   }
   ASSIGN_OR_RETURN(SeriesMap device,
                    tx.LoadSeries(series_ids, run.device_uuid, config.history_runs, max_throttled));
@@ -308,7 +309,10 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
     }
     auto devices = peers.find(c.series_id);
     if (devices == peers.end()) continue;
-    const detect::FleetView view = detect::FindFleetOutliers(devices->second, config.fleet);
+    const detect::NoiseEstimate& case_noise = noise[c.series_id];
+    const detect::FleetView view = detect::FindFleetOutliers(
+        devices->second, config.fleet,
+        case_noise.known() ? case_noise.sigma_relative : std::numeric_limits<double>::quiet_NaN());
     for (Finding& f : FindingsFromFleet(run, c, view, config.fleet)) {
       // Another device's outlier is reported by the first run of the night that sees it; later
       // runs would only send the same row again (a no-op insert with ~G baseline ids).
@@ -345,7 +349,8 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> ids, tx.InsertFindings(findings));
   for (const Finding& f : findings) {  // stored now (inserted, or already there)
-    if (f.kind == kKindOutlier) night.NoteReported(f.run_id != 0 ? f.run_id : run.run_id, f.series_id);
+    if (f.kind == kKindOutlier)
+      night.NoteReported(f.run_id != 0 ? f.run_id : run.run_id, f.series_id);
   }
   std::vector<int64_t> suspect_ids;
   for (size_t i = 0; i < findings.size(); ++i) {

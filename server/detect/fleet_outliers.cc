@@ -1,13 +1,16 @@
 // Leave-one-out robust z across the devices of one model.
 #include "server/detect/fleet_outliers.h"
 
+#include <algorithm>
+
 #include "server/detect/baseline.h"
 #include "server/detect/leave_one_out.h"
 #include "server/detect/robust_stats.h"
 
 namespace warpwatch::server::detect {
 
-FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetConfig& config) {
+FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetConfig& config,
+                            double case_noise_relative) {
   FleetView view;
   DetectionConfig goodness;
   goodness.max_throttled_fraction = config.max_throttled_fraction;
@@ -31,7 +34,10 @@ FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetCon
   for (const RunPoint* device : good) medians.push_back(device->median_seconds);
   const std::vector<RobustScale> scales = LeaveOneOutScales(medians, config.mad_floor_relative);
   for (size_t i = 0; i < good.size(); ++i) {
-    const RobustScale& scale = scales[i];
+    RobustScale scale = scales[i];
+    if (case_noise_relative > 0) {  // false for NaN
+      scale.sigma = std::max(scale.sigma, case_noise_relative * scale.center);
+    }
     DeviceJudgement d;
     d.device_uuid = good[i]->device_uuid;
     d.run_id = good[i]->run_id;

@@ -4,6 +4,7 @@
 #define WARPWATCH_SERVER_DETECT_FLEET_OUTLIERS_H_
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,14 @@ struct FleetView {
 
 // Leave-one-out robust z of each good device's median against the other good devices' medians.
 // Good: as baseline.h (measured, verified, not throttled, positive finite median). Never fails.
-FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetConfig& config = {});
+// `case_noise_relative`: the case's between-run relative sigma on this model (the noise model's
+// successive-difference estimate; NaN when unknown). One device's run median moves that much
+// between runs of identical code by itself, so the others' sigma is at least that (times their
+// median): a few peers of a night can agree closely by chance on a case whose medians wander
+// 10 % between runs (host-side cases on a node running four suites at once), and a MAD of three
+// values is no noise estimate.
+FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetConfig& config = {},
+                            double case_noise_relative = std::numeric_limits<double>::quiet_NaN());
 
 }  // namespace warpwatch::server::detect
 

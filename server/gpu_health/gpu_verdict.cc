@@ -77,7 +77,17 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
   }
   if (repaired) *out.mutable_repaired() = ToProto(*repaired, history.device_uuid);
 
-  const TimePoint start = repaired ? repaired->at : now - policy.window;
+  // A GPU is HEALTHY from the repair, else from its first judged run in the window (not from the
+  // window's start: a GPU first measured yesterday was not seen healthy two weeks ago).
+  TimePoint start = repaired ? repaired->at : now - policy.window;
+  if (!repaired) {
+    for (const RunSummary& run : history.runs) {
+      if (JudgeRun(run, policy).judged) {
+        start = run.started_at;
+        break;
+      }
+    }
+  }
   HealthStateMachine machine(policy.runs_to_change, start);
   const RunSummary* last_judged = nullptr;
   const RunSummary* newest_run = nullptr;

@@ -57,5 +57,24 @@ TEST(FleetOutliersTest, BadDevicesAreIgnoredAndNamed) {
   EXPECT_NE(view.ignored[1].find("throttled"), std::string::npos);
 }
 
+// Four H200s of one host running the nightly suite at once (tests/fixtures/h100x4_health, clean
+// nights): concurrency.streams/streamed_pipeline read up to 35.5 % off the three other GPUs of its
+// night, and its medians move 15.7 % (sd) between that host's runs. Against the three peers' MAD
+// alone that is an outlier; against the case's own between-run noise it is not.
+TEST(FleetOutliersTest, ACaseNoisierBetweenRunsThanItsPeersAgreeIsJudgedOnItsNoise) {
+  const std::vector<RunPoint> night = Fleet({1.000, 1.020, 0.990, 1.355});
+  EXPECT_TRUE(FindFleetOutliers(night).devices[3].outlier);
+  const FleetView view = FindFleetOutliers(night, FleetConfig(), 0.157);
+  EXPECT_FALSE(view.devices[3].outlier);
+  EXPECT_NEAR(view.devices[3].others_sigma, 0.157, 0.001);  // x the others' median, 1.0
+  // A real fault stays an outlier against the same noise: 80 % slower is z ~5.
+  EXPECT_TRUE(FindFleetOutliers(Fleet({1.000, 1.020, 0.990, 1.80}), FleetConfig(), 0.157)
+                  .devices[3]
+                  .outlier);
+  // Unknown noise (NaN) and a quiet case keep the peers' scale.
+  EXPECT_TRUE(FindFleetOutliers(night, FleetConfig(), NAN).devices[3].outlier);
+  EXPECT_TRUE(FindFleetOutliers(night, FleetConfig(), 0.001).devices[3].outlier);
+}
+
 }  // namespace
 }  // namespace warpwatch::server::detect

@@ -44,6 +44,17 @@ TEST_F(GpuVerdictTest, TwoSickRunsOfDifferentSubsystemsChangeNothing) {
   EXPECT_EQ(Decide().state(), v1::GPU_HEALTH_STATE_HEALTHY);
 }
 
+// Four H200s first measured on 2026-11-27 read "healthy since 2026-11-13" (the window's start).
+TEST_F(GpuVerdictTest, AHealthyGpuIsHealthySinceItsFirstJudgedRun) {
+  history_.runs = {Run(3), Run(2), Run(1)};
+  history_.runs[0].night_devices = 2;  // too few peers: not judged
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY);
+  EXPECT_EQ(health.since().seconds(), std::chrono::duration_cast<std::chrono::seconds>(
+                                          history_.runs[1].started_at.time_since_epoch())
+                                          .count());
+}
+
 TEST_F(GpuVerdictTest, OneOutlierCaseOfASubsystemIsNotASickSubsystem) {
   history_.runs = {Run(2), Run(1)};
   Slow(history_.runs[0], "memory.coalescing", 0.07, /*cases=*/1);
