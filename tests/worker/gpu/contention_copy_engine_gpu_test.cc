@@ -23,8 +23,11 @@ constexpr ContentionEngine kCopyEngine = ContentionEngine::kCopy;
 // Compute-bound with its grid sized to what its occupancy keeps resident: it slows when another
 // kernel takes SM slots (+98 % for the family beside the copy kernel on the H100, README of
 // tests/fixtures/h100_contention), much less when only DRAM is busier.
+// FMA throughput, no memory traffic in its timed loop. (occupancy.registers/regs_unbounded, the
+// first choice, streams 2^24 floats: the copy engines slowed it x2.175 on an H100, more than the
+// copy kernel's x2.100, as they moved more bytes.)
 const catalog::Point kSmBoundPoint = catalog::Point{
-    "occupancy.registers", "regs_unbounded", {{"n", int64_t{1} << 24}, {"block_size", 512}}};
+    "instr.arithmetic", "fp32_fma", {{"n", int64_t{1} << 22}, {"block_size", 256}}};
 
 // `point` measured while a generator of `contention` runs; its status is for the caller to check.
 v1::Measurement MeasureBeside(PointEngine& engine, const catalog::Point& point,
