@@ -4,8 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,35 +31,38 @@ catalog::Point Point(const std::string& family, const std::string& variant,
 int Main(int argc, char** argv) {
   CLI::App app{"Best bandwidth-bound variants / cudaMemcpy device-to-device bandwidth"};
   std::string json_path;
-  int runs = 50;
+  int max_samples = 0;
   int64_t n = int64_t{1} << 26;
   app.add_option("--json", json_path, "also write the ratios as JSON to this file");
-  app.add_option("--runs", runs, "timed runs per case (median)")->check(CLI::Range(1, 100000));
+  app.add_option("--max-samples", max_samples,
+                 "at most this many samples per case (default: the nightly stopping rule's)")
+      ->check(CLI::Range(0, 1000000));
   app.add_option("--n", n, "floats per buffer (the transpose uses side = sqrt(n))")
       ->check(CLI::Range(int64_t{1024}, int64_t{1} << 28));
   CLI11_PARSE(app, argc, argv);
   if (!CudaDeviceOrSkip()) return 0;
 
   cudaDeviceProp prop{};
-  cudaStream_t stream = nullptr;
-  std::unique_ptr<worker::L2Flusher> flusher;
+  std::unique_ptr<worker::PointEngine> engine;
   Status s = [&]() -> Status {
     CUDA_RETURN_IF_ERROR(cudaGetDeviceProperties(&prop, 0));
-    CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    ASSIGN_OR_RETURN(flusher, worker::L2Flusher::Create(prop.l2CacheSize));
+    ASSIGN_OR_RETURN(engine, worker::PointEngine::Open(0));
     return OkStatus();
   }();
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.ToString().c_str());
     return 1;
   }
-  std::printf("device: %s, %d runs per case, median, L2 flushed clean (read pass over 2x L2) before each run\n", prop.name,
-              runs);
+  const worker::EngineSettings settings = BenchSettings(max_samples);
+  std::printf(
+      "device: %s; each case timed by the engine (warpwatch-worker's sampling loop, nightly\n"
+      "settings: verified first, blocking kernel, clean L2 flush, stopping rule, median%s)\n",
+      prop.name, max_samples > 0 ? ", --max-samples" : "");
 
   const int64_t side = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
   // Each family's recommended variants at these launch configurations; the best one counts.
-  const std::vector<std::pair<std::string, std::vector<std::map<std::string, int64_t>>>>
-      families = {
+  const std::vector<std::pair<std::string, std::vector<std::map<std::string, int64_t>>>> families =
+      {
           {"memory.coalescing", {{{"n", n}, {"block_size", 256}}}},
           {"memory.vector_width", {{{"n", n}, {"block_size", 256}}}},
           {"memory.aos_soa",
@@ -68,7 +71,7 @@ int Main(int argc, char** argv) {
            {{{"side", side}, {"block_rows", 4}}, {{"side", side}, {"block_rows", 8}}}},
       };
   StatusOr<CaseTiming> memcpy_timing =
-      TimeCase(Point("memory.coalescing", "memcpy", {{"n", n}}), prop, runs, stream, flusher.get());
+      TimeCase(*engine, Point("memory.coalescing", "memcpy", {{"n", n}}), settings);
   if (!memcpy_timing.ok()) {
     std::fprintf(stderr, "reference: %s\n", memcpy_timing.status().ToString().c_str());
     return 1;
@@ -83,8 +86,7 @@ int Main(int argc, char** argv) {
       bool have_best = false;
       CaseTiming best;
       for (const auto& params : configs) {
-        StatusOr<CaseTiming> t =
-            TimeCase(Point(family, v.name, params), prop, runs, stream, flusher.get());
+        StatusOr<CaseTiming> t = TimeCase(*engine, Point(family, v.name, params), settings);
         if (!t.ok()) {
           std::fprintf(stderr, "%s/%s: %s\n", family.c_str(), v.name.c_str(),
                        t.status().ToString().c_str());

@@ -4,8 +4,8 @@
 // Issue 3's target: >= 0.95.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,31 +35,34 @@ double InputGigabytesPerSecond(const CaseTiming& t, int64_t n) {
 int Main(int argc, char** argv) {
   CLI::App app{"Best reduction / cub::DeviceReduce::Sum bandwidth at 2^24 and 2^28 ints"};
   std::string json_path;
-  int runs = 50;
+  int max_samples = 0;
   std::vector<int64_t> sizes = {int64_t{1} << 24, int64_t{1} << 28};
   std::vector<int64_t> blocks = {128, 256, 512, 1024};
   app.add_option("--json", json_path, "also write the ratios as JSON to this file");
-  app.add_option("--runs", runs, "timed runs per case (median)")->check(CLI::Range(1, 100000));
+  app.add_option("--max-samples", max_samples,
+                 "at most this many samples per case (default: the nightly stopping rule's)")
+      ->check(CLI::Range(0, 1000000));
   app.add_option("--n", sizes, "problem sizes in ints");
   app.add_option("--block-sizes", blocks, "block sizes tried for each variant");
   CLI11_PARSE(app, argc, argv);
   if (!CudaDeviceOrSkip()) return 0;
 
   cudaDeviceProp prop{};
-  cudaStream_t stream = nullptr;
-  std::unique_ptr<worker::L2Flusher> flusher;
+  std::unique_ptr<worker::PointEngine> engine;
   Status s = [&]() -> Status {
     CUDA_RETURN_IF_ERROR(cudaGetDeviceProperties(&prop, 0));
-    CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    ASSIGN_OR_RETURN(flusher, worker::L2Flusher::Create(prop.l2CacheSize));
+    ASSIGN_OR_RETURN(engine, worker::PointEngine::Open(0));
     return OkStatus();
   }();
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.ToString().c_str());
     return 1;
   }
-  std::printf("device: %s, %d runs per case, median, L2 flushed clean (read pass over 2x L2) before each run\n", prop.name,
-              runs);
+  const worker::EngineSettings settings = BenchSettings(max_samples);
+  std::printf(
+      "device: %s; each case timed by the engine (warpwatch-worker's sampling loop, nightly\n"
+      "settings: verified first, blocking kernel, clean L2 flush, stopping rule, median%s)\n",
+      prop.name, max_samples > 0 ? ", --max-samples" : "");
   const catalog::FamilyInfo* info = catalog::FindFamily("reduce");
   if (info == nullptr) {
     std::fprintf(stderr, "reduce is not in the catalog\n");
@@ -69,7 +72,7 @@ int Main(int argc, char** argv) {
   std::vector<Ratio> ratios;
   int failures = 0;
   for (int64_t n : sizes) {
-    StatusOr<CaseTiming> cub = TimeCase(Point("cub", {{"n", n}}), prop, runs, stream, flusher.get());
+    StatusOr<CaseTiming> cub = TimeCase(*engine, Point("cub", {{"n", n}}), settings);
     if (!cub.ok()) {
       std::fprintf(stderr, "reference: %s\n", cub.status().ToString().c_str());
       return 1;
@@ -80,8 +83,7 @@ int Main(int argc, char** argv) {
       if (!v.recommended) continue;
       for (int64_t block : blocks) {
         StatusOr<CaseTiming> t =
-            TimeCase(Point(v.name, {{"n", n}, {"block_size", block}}), prop, runs, stream,
-                     flusher.get());
+            TimeCase(*engine, Point(v.name, {{"n", n}, {"block_size", block}}), settings);
         if (!t.ok()) {
           std::fprintf(stderr, "%s\n", t.status().ToString().c_str());
           ++failures;

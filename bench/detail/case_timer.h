@@ -1,32 +1,39 @@
-// Times one catalog point through the Family/Case API the way the engine does (verify first, cold
-// L2 before each sample, CUDA events around Run, median of many runs), for the bench/ ratios.
+// Times one catalog point through the engine itself (worker/engine/point_engine.h): the same
+// prepare, verification, blocking kernel, clean L2 flush, warm-up, stopping rule and median the
+// nightly runs use, so a bench ratio is a ratio of the numbers warpwatch publishes.
 #ifndef WARPWATCH_BENCH_DETAIL_CASE_TIMER_H_
 #define WARPWATCH_BENCH_DETAIL_CASE_TIMER_H_
-
-#include <cuda_runtime_api.h>
 
 #include <string>
 
 #include "common/catalog/plan.h"
 #include "common/status/status.h"
-#include "worker/engine/l2_flusher.h"
+#include "worker/engine/engine_settings.h"
+#include "worker/engine/point_engine.h"
 
 namespace warpwatch::bench {
 
 struct CaseTiming {
   std::string key;          // the point's canonical key
   std::string kernel_name;  // the main kernel's real name ("" when the region is not ours)
-  int runs = 0;
+  int runs = 0;             // samples the engine took
   double median_seconds = 0;
+  double rel_stderr = 0;    // of the mean, as the engine's stopping rule read it
+  std::string stop_reason;  // why the engine stopped sampling
   double bytes = 0;         // Work::bytes of one Run
-  double GigabytesPerSecond() const { return median_seconds > 0 ? bytes / median_seconds / 1e9 : 0; }
+  double GigabytesPerSecond() const {
+    return median_seconds > 0 ? bytes / median_seconds / 1e9 : 0;
+  }
 };
 
-// MakeCase, Setup, one verified Run, 3 warm-up runs, then `runs` samples (Reset and the engine's
-// L2 flush outside the events; `flusher` null = hot). Any failure, verification included, is
-// returned with the point's key.
-StatusOr<CaseTiming> TimeCase(const catalog::Point& point, const cudaDeviceProp& prop, int runs,
-                              cudaStream_t stream, worker::L2Flusher* flusher);
+// The nightly settings (every MeasurementSettings field at its default), with at most
+// `max_samples` samples when it is > 0.
+worker::EngineSettings BenchSettings(int max_samples);
+
+// engine.Measure(point, settings). A point that is not OK (verification included) or not verified
+// is an error naming the point and the engine's reason.
+StatusOr<CaseTiming> TimeCase(worker::PointEngine& engine, const catalog::Point& point,
+                              const worker::EngineSettings& settings);
 
 }  // namespace warpwatch::bench
 
