@@ -167,15 +167,15 @@ def fixture_sql():
         " 0.05, 'robust_z', 'OPEN', now() - interval '1 day');"
         % (lit(case + "@" + MODEL), lit(case), lit(MODEL)))
     # Its incident (migration 0015), as the sweep writes it, with the finding's explanation.
+    driver_change = "driver_version %s -> 590.44.01" % fx["environment"]["driver_version"]
     out.append(
         "INSERT INTO incident (id, kind, gpu_model, window_key, night, cause_key, cause_class,"
         " cause, findings, confirmed, cases, device_uuids, families, median_change, peers)"
-        " VALUES (1, 'SLOWDOWN', %s, 'night:2026-01-01', '2026-01-01',"
-        " 'software:driver_version 580 -> 590', 'SOFTWARE', 'driver_version 580 -> 590', 1, 1, 1,"
-        " '{GPU-aaaa}', '{memory.coalescing}', 0.05, 2);" % lit(MODEL))
-    out.append(
-        "UPDATE regression SET incident_id = 1, swept = true, explanation ="
-        " '{\"summary\": \"driver_version 580 -> 590\", \"ruledOut\": [\"clocks: equal\"]}';")
+        " VALUES (1, 'SLOWDOWN', %s, 'night:2026-01-01', '2026-01-01', %s, 'SOFTWARE', %s, 1, 1, 1,"
+        " '{GPU-aaaa}', '{memory.coalescing}', 0.05, 2);"
+        % (lit(MODEL), lit("software:" + driver_change), lit(driver_change)))
+    out.append("UPDATE regression SET incident_id = 1, swept = true, explanation = %s::jsonb;"
+               % lit(json.dumps(explanation_json(fx, driver_change))))
     # The detector's change point on the model series: the second night's level.
     out.append(
         "INSERT INTO change_point (series_id, device_uuid, run_id, at, median_before, median_after,"
@@ -190,6 +190,65 @@ def fixture_sql():
     out.append("SELECT setval(pg_get_serial_sequence('job', 'id'), 10);")
     out.append("SELECT setval(pg_get_serial_sequence('run', 'id'), 10);")
     return "\n".join(out) + "\n"
+
+
+def explanation_json(fx, driver_change):
+    """The finding's Explanation as PgIncidentSweepTx::SaveExplanation stores it: the protobuf JSON
+    mapping with proto field names (server/store/detail/conversions.cc MessageToJson), so int64 as
+    strings, enums by name, fields at their default left out. A driver change that raised the copy
+    kernel's registers 30 -> 40 per thread (occupancy limited by registers, 100 % -> 75 %), as
+    server/incidents/explain/cause_ranking.cc words it."""
+    old_driver = fx["environment"]["driver_version"]
+    return {
+        "baseline_run_ids": ["1"],
+        "run_id": "2",
+        "environment": [
+            {"field": "driver_version", "baseline": [old_driver], "new_value": "590.44.01",
+             "area": "DIFFERENCE_AREA_SOFTWARE"},
+            {"field": "power_w_end", "baseline": ["198.2"], "new_value": "171.3",
+             "area": "DIFFERENCE_AREA_CONDITIONS"},
+        ],
+        "attributes": [
+            {"attribute": "registers_per_thread", "baseline": "30", "new_value": "40"},
+            {"attribute": "active_blocks_per_sm", "baseline": "8", "new_value": "6"},
+            {"attribute": "theoretical_occupancy", "baseline": "100 %", "new_value": "75 %"},
+            {"attribute": "occupancy_limiter", "baseline": "warps", "new_value": "registers"},
+            {"attribute": "achieved_occupancy", "baseline": "81 %", "new_value": "62 %"},
+        ],
+        "time": {"time_change": 0.05, "kernel_change": 0.048, "baseline_kernel_seconds": 4.0737e-05,
+                 "new_kernel_seconds": 4.2692e-05, "baseline_event_kernel_gap": 0.0612,
+                 "new_event_kernel_gap": 0.0647, "where": "kernel"},
+        "clocks": {"time_change": 0.05, "cycles_change": 0.0498,
+                   "baseline_sm_clock_mhz": 1975.73, "new_sm_clock_mhz": 1975.4,
+                   "verdict": "cycles"},
+        "counters": [
+            {"counter": "sm__warps_active.avg.pct_of_peak_sustained_active", "baseline": 81.21,
+             "new_value": 62.3, "change": -0.2328},
+            {"counter": "dram__throughput.avg.pct_of_peak_sustained_elapsed", "baseline": 83.55,
+             "new_value": 79.4, "change": -0.0497},
+        ],
+        "causes": [
+            {"cause_class": "CAUSE_CLASS_SOFTWARE", "cause": driver_change,
+             "evidence": ["registers 30 -> 40 per thread", "active blocks per SM 8 -> 6",
+                          "theoretical occupancy 100 % -> 75 %",
+                          "occupancy limiter became registers (was warps)",
+                          "achieved occupancy 81 % -> 62 %",
+                          "sm__warps_active.avg.pct_of_peak_sustained_active 81.21 -> 62.3 (-23.3 %)",
+                          "dram__throughput.avg.pct_of_peak_sustained_elapsed 83.55 -> 79.4 (-5.0 %)",
+                          "time +5.0 %, cycles +5.0 %, SM clock 1976 -> 1975 MHz",
+                          "event time +5.0 %, kernels' own time +4.8 %"],
+             "score": 5.5},
+            {"cause_class": "CAUSE_CLASS_ENVIRONMENT",
+             "cause": "the GPU's temperature or power readings differ (they also swing between "
+                      "runs of a healthy GPU)",
+             "evidence": ["power_w_end 198.2 -> 171.3"], "score": 0.5},
+        ],
+        "summary": driver_change + ": registers 30 -> 40 per thread",
+        "computed_at": "2026-11-24T06:00:00Z",
+        "ruled_out": ["clocks: the cycles moved with the time (not a slower clock)"],
+        "counter_baseline_run_ids": ["1"],
+        "counter_run_id": "2",
+    }
 
 
 def interval_seconds(text):
