@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/series/comparable_series.h"
 #include "server/analysis/confirmation_plan.h"
 #include "server/analysis/counter_plan.h"
 #include "server/analysis/finding_builder.h"
@@ -128,7 +129,11 @@ std::string UnsureClass(const RunCase& c, const detect::SeriesDecision& d,
                         const detect::DetectionConfig& config) {
   if (d.judged) return "clock_masked";  // time and cycles disagree (attribution.h)
   const std::string why_not = detect::WhyNotGood(c.point, config);
-  if (why_not.empty()) return "too_few_runs";
+  if (why_not.empty()) {
+    // Measured with other settings than the nightly ones (another series): what history the GPU
+    // has of this case was measured another way and may not serve as its baseline.
+    return series::SettingsKeyOf(c.series_id).empty() ? "too_few_runs" : "not_comparable";
+  }
   if (!c.point.ok) return "failed";
   if (!c.point.verified) return "unverified";
   if (why_not.rfind("throttled", 0) == 0) return "throttled";

@@ -24,7 +24,8 @@ RegressionMetrics::RegressionMetrics(prometheus::Registry& registry)
                  .Name("warpwatch_analysis_cases_total")
                  .Help("Cases of the runs this replica analysed, by outcome (judged, unsure) and "
                        "reason (judged: '' or attached to a standing finding; unsure: "
-                       "too_few_runs, throttled, clock_masked, failed, unverified, bad_median)")
+                       "too_few_runs, not_comparable, throttled, clock_masked, failed, unverified, "
+                       "bad_median)")
                  .Register(registry)) {}
 
 void RegressionMetrics::AddCoverage(int judged, int attached,

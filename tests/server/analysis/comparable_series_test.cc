@@ -20,6 +20,11 @@ TEST_F(RunAnalyzerTest, ARunWithoutTheL2FlushIsItsOwnSeries) {
   pqxx::result series = Sql("SELECT series_id FROM measurement WHERE run_id = $1", hot);
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0][0].as<std::string>(), SeriesOf(Copy()) + "#l2_flush=off");
+  // Its coverage says why it was not judged: the GPU's history of the case is the nightly one.
+  ASSERT_OK_AND_ASSIGN(v1::Run stored, store_->GetRun(hot));
+  EXPECT_EQ(stored.analysis().judged(), 0);
+  ASSERT_EQ(stored.analysis().unsure_size(), 1) << stored.DebugString();
+  EXPECT_EQ(stored.analysis().unsure().at("not_comparable"), 1);
 }
 
 TEST_F(RunAnalyzerTest, RunsWithoutTheL2FlushNeverJoinTheNightlyBaseline) {

@@ -30,15 +30,15 @@ class FleetNightTest : public RunAnalyzerTest {
 
 TEST_F(FleetNightTest, AChangeOfTheWholeFleetInOneScheduleRunMarksNoDevice) {
   Night(1.0e-4, AddScheduleRun(), "");
-  // The next night every GPU is 5 % slower: the first GPUs to finish must not be judged against
+  // The next night every GPU is 3 % slower: the first GPUs to finish must not be judged against
   // the others' runs of the night before.
-  Night(1.05e-4, AddScheduleRun(), "");
+  Night(1.03e-4, AddScheduleRun(), "");
   EXPECT_EQ(Outliers(), 0);
 }
 
 TEST_F(FleetNightTest, AChangeOfTheWholeFleetWithANewBuildMarksNoDeviceWithoutASchedule) {
   Night(1.0e-4, 0, "abc123");
-  Night(1.05e-4, 0, "def456");
+  Night(1.03e-4, 0, "def456");
   EXPECT_EQ(Outliers(), 0);
 }
 
