@@ -14,6 +14,9 @@
 // Why the AnalysisLoop and not AnalyzeNextRun in a loop: the loop is what a server replica runs
 // (one thread; each pass also cancels stale confirmations and opens abandoned suspects), so its
 // time is the night's; the per-run time is the gap between successive runs' on_analysed calls.
+// After each analysed run the loop's thread sweeps incidents (explains the run's new findings,
+// groups them, refreshes every active incident), as server/runtime's on_analysed does, so the
+// night's time includes it; --no-incidents leaves the sweep out, to show what it costs.
 // Exit status 1 when the database could not be set up or a run failed to analyse; a missed
 // target is printed (MISSED), not an error. ctest runs it tiny.
 #include <spdlog/spdlog.h>
@@ -38,9 +41,11 @@
 #include "bench/detail/statement_stats.h"
 #include "server/analysis/analysis_loop.h"
 #include "server/analysis/run_analyzer.h"
+#include "server/incidents/incident_sweep.h"
 #include "server/store/detail/conversions.h"
 #include "server/store/migrations.h"
 #include "server/store/pg_analysis_store.h"
+#include "server/store/pg_incident_store.h"
 #include "tests/support/postgres_server.h"
 #include "warpwatch/v1/measurement.pb.h"
 
@@ -109,6 +114,20 @@ class Progress {
     std::lock_guard<std::mutex> lock(mu_);
     return run_seconds_;
   }
+  // One incident sweep after an analysed run took `seconds` (inside the run's time).
+  void Swept(double seconds, const server::incidents::SweepSummary& s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    sweep_seconds_.push_back(seconds);
+    explained_ += s.explained;
+  }
+  std::vector<double> sweep_seconds() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return sweep_seconds_;
+  }
+  int explained() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return explained_;
+  }
   int findings() const { return findings_; }
   int confirmations() const { return confirmations_; }
   long long judged() const { return judged_; }
@@ -119,6 +138,8 @@ class Progress {
   std::condition_variable cv_;  // notified after each analysed run
   Clock::time_point last_;
   std::vector<double> run_seconds_;
+  std::vector<double> sweep_seconds_;
+  int explained_ = 0;
   int findings_ = 0;
   int confirmations_ = 0;
   long long judged_ = 0;
@@ -137,6 +158,11 @@ void PrintOutcome(const std::string& url) {
   for (const pqxx::row& r :
        tx.exec("SELECT kind, state, count(*) FROM regression GROUP BY 1, 2 ORDER BY 1, 2"))
     std::printf("  regression rows %s %s: %s\n", r[0].c_str(), r[1].c_str(), r[2].c_str());
+  for (const pqxx::row& r : tx.exec(
+           "SELECT kind, cause_class, state, count(*), sum(findings) FROM incident"
+           " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"))
+    std::printf("  incidents %s %s %s: %s (%s findings)\n", r[0].c_str(), r[1].c_str(),
+                r[2].c_str(), r[3].c_str(), r[4].c_str());
   std::printf("  confirmation jobs: %s\n",
               tx.exec1("SELECT count(*) FROM job WHERE confirms_run_id IS NOT NULL")[0].c_str());
   std::fflush(stdout);
@@ -150,6 +176,7 @@ int Main(int argc, char** argv) {
   std::string shared_buffers = "1GB";
   std::string server_cpus, pg_cpus;
   double max_minutes = 120;
+  bool no_incidents = false;
   shape.slowed_gpus = 3;
   CLI::App app{"one night of a fleet through the analysis loop and PostgreSQL"};
   app.add_option("--gpus", shape.gpus, "GPUs of the fleet (one model)")
@@ -169,6 +196,8 @@ int Main(int argc, char** argv) {
                  "CPUs the analysis (this process) runs on, e.g. 0 (default: as started)");
   app.add_option("--pg-cpus", pg_cpus, "CPUs PostgreSQL runs on, e.g. 1 (default: as started)");
   app.add_option("--max-minutes", max_minutes, "give up the night after this long");
+  app.add_flag("--no-incidents", no_incidents,
+               "do not sweep incidents after each analysed run (the server does)");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);  // the loop logs every run at info
 
@@ -244,10 +273,22 @@ int Main(int argc, char** argv) {
   options.statement_timeout = std::chrono::milliseconds(0);  // measure, do not cut
   auto store = server::OpenPgAnalysisStore(options);
   if (!store.ok()) return 1;
+  auto incident_store = server::OpenPgIncidentStore(options);
+  if (!incident_store.ok()) return 1;
   ResetStatementStats(*url);
   Progress progress(shape.gpus);
   server::analysis::AnalysisLoopOptions loop_options;
   loop_options.on_analysed = [&](const server::analysis::RunAnalysisSummary& s) {
+    if (!no_incidents) {
+      const auto sweep_start = Clock::now();
+      StatusOr<server::incidents::SweepSummary> swept =
+          server::incidents::SweepIncidents(**incident_store);
+      if (!swept.ok()) {
+        std::fprintf(stderr, "incident sweep: %s\n", swept.status().ToString().c_str());
+      } else {
+        progress.Swept(SecondsSince(sweep_start), *swept);
+      }
+    }
     progress.Analysed(s);
   };
   server::analysis::AnalysisLoop loop(store->get(), loop_options);
@@ -277,6 +318,19 @@ int Main(int argc, char** argv) {
       "model-wide noise of every series)\n",
       1e3 * Percentile(runs, 0.5), 1e3 * Percentile(runs, 0.99), 1e3 * Percentile(runs, 1.0),
       runs.empty() ? 0.0 : 1e3 * runs.front());
+  const std::vector<double> sweeps = progress.sweep_seconds();
+  double sweep_total = 0;
+  for (double x : sweeps) sweep_total += x;
+  if (no_incidents) {
+    std::printf("incident sweep: left out (--no-incidents)\n");
+  } else {
+    std::printf(
+        "incident sweep after each run: %.1f s in all (%.0f %% of the night), p50 %.1f ms, p99 "
+        "%.1f ms, max %.1f ms; %d findings explained\n",
+        sweep_total, night_seconds > 0 ? 100 * sweep_total / night_seconds : 0.0,
+        1e3 * Percentile(sweeps, 0.5), 1e3 * Percentile(sweeps, 0.99),
+        1e3 * Percentile(sweeps, 1.0), progress.explained());
+  }
   std::printf("CPU: analysis process %.1f s (%.0f %% of one core), PostgreSQL %.1f s\n", cpu,
               100 * cpu / night_seconds, pg_cpu);
   PrintOutcome(*url);
