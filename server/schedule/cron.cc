@@ -8,6 +8,8 @@
 #include <charconv>
 #include <vector>
 
+#include "server/schedule/time_zone.h"
+
 namespace warpwatch::server::schedule {
 namespace {
 
@@ -110,7 +112,7 @@ StatusOr<Cron> Cron::Parse(std::string_view expression, std::string_view time_zo
   Cron cron;
   cron.expression_ = std::string(expression);
   cron.zone_name_ = std::string(time_zone);
-  if (time_zone.empty() || !absl::LoadTimeZone(std::string(time_zone), &cron.zone_)) {
+  if (!LoadKnownTimeZone(std::string(time_zone), &cron.zone_)) {
     return InvalidArgumentError("time zone: unknown \"" + std::string(time_zone) + "\"");
   }
   std::string spaced(expression);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "server/schedule/cron.h"
+#include "server/schedule/time_zone.h"
 
 namespace warpwatch::server::detail {
 namespace {
@@ -175,7 +176,7 @@ Status DayBounds(const std::string& date, const std::string& time_zone, absl::Ti
     return InvalidArgumentError("due_date: \"" + date + "\" is not YYYY-MM-DD");
   }
   absl::TimeZone zone;
-  if (!absl::LoadTimeZone(time_zone.empty() ? "UTC" : time_zone, &zone)) {
+  if (!schedule::LoadKnownTimeZone(time_zone.empty() ? "UTC" : time_zone, &zone)) {
     return InvalidArgumentError("due_date: the schedule's time zone \"" + time_zone +
                                 "\" is unknown");
   }

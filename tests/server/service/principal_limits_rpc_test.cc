@@ -2,11 +2,14 @@
 // PostgreSQL: WatchJob streams per principal and their lifetime, parked AcquireJob polls per
 // principal, UploadRun calls per minute, schedules per principal and a cron's frequency. Each
 // over-limit call answers RESOURCE_EXHAUSTED naming the flag, and another principal is not held
-// back by the first one's use. Each test sets its own small limits (server/config).
+// back by the first one's use. Each test sets its own small limits (server/config). Also the
+// streams one client connection may hold open (--max-streams-per-connection).
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
 #include <future>
+#include <memory>
+#include <vector>
 
 #include "tests/server/service/result_rpc_test_util.h"
 #include "warpwatch/v1/schedule.grpc.pb.h"
@@ -179,6 +182,62 @@ TEST_F(PrincipalLimitsRpcTest, ACronFiringMoreOftenThanTheLimitIsRefused) {
   ExpectExhaustedNaming(
       Schedules()->UpdateSchedule(Context(kSubmitterToken).get(), update, &updated),
       "--min-schedule-interval-seconds");
+}
+
+// Streams per client connection (--max-streams-per-connection, HTTP/2's
+// SETTINGS_MAX_CONCURRENT_STREAMS): one connection holding its streams open gets no further call
+// served on it, while another connection is served at once.
+class ConnectionStreamsRpcTest : public ResultRpcTest {
+ protected:
+  void Configure(server::ServerConfig& config) override { config.max_streams_per_connection = 2; }
+  // A channel with a connection of its own (gRPC shares connections between channels to one
+  // address unless told otherwise).
+  std::shared_ptr<grpc::Channel> OwnConnection() const {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    return grpc::CreateCustomChannel(Address(), grpc::InsecureChannelCredentials(), args);
+  }
+  static grpc::Status GetJob(v1::JobService::Stub& stub, int64_t job_id,
+                             std::chrono::milliseconds deadline) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", std::string("Bearer ") + kReaderToken);
+    context.set_deadline(std::chrono::system_clock::now() + deadline);
+    v1::GetJobRequest request;
+    request.set_job_id(job_id);
+    v1::Job job;
+    return stub.GetJob(&context, request, &job);
+  }
+};
+
+TEST_F(ConnectionStreamsRpcTest, AConnectionCarriesAtMostItsStreamsOthersAreServed) {
+  const v1::Job job = Submit();  // stays QUEUED: its watch streams stay open
+  auto mine = v1::JobService::NewStub(OwnConnection());
+  ASSERT_TRUE(GetJob(*mine, job.id(), std::chrono::seconds(10)).ok());  // connected
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReader<v1::JobEvent>>> streams;
+  for (int i = 0; i < 2; ++i) {
+    contexts.push_back(Context(kReaderToken));
+    contexts.back()->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    v1::GetJobRequest request;
+    request.set_job_id(job.id());
+    streams.push_back(mine->WatchJob(contexts.back().get(), request));
+    v1::JobEvent event;
+    ASSERT_TRUE(streams.back()->Read(&event)) << "watch " << i;
+  }
+  const grpc::Status third = GetJob(*mine, job.id(), std::chrono::milliseconds(1500));
+  EXPECT_TRUE(third.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
+              third.error_code() == grpc::StatusCode::UNAVAILABLE)
+      << third.error_code() << " " << third.error_message();
+  auto other = v1::JobService::NewStub(OwnConnection());
+  const grpc::Status elsewhere = GetJob(*other, job.id(), std::chrono::seconds(10));
+  EXPECT_TRUE(elsewhere.ok()) << elsewhere.error_message();
+  // A stream that ends gives its slot back to the connection.
+  contexts.front()->TryCancel();
+  streams.front()->Finish();
+  const grpc::Status after = GetJob(*mine, job.id(), std::chrono::seconds(10));
+  EXPECT_TRUE(after.ok()) << after.error_message();
+  contexts.back()->TryCancel();
+  streams.back()->Finish();
 }
 
 }  // namespace
