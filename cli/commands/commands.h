@@ -38,8 +38,9 @@ void RegisterIncidents(CLI::App& app, const ClientOptions& client, int* exit_cod
 // GPU health: `health [--device U] [--node H] [--state S] [--check]` and `health-mark UUID
 // repaired|excluded|included --note N`.
 void RegisterHealth(CLI::App& app, const ClientOptions& client, int* exit_code);
-// Whether the command line asks `health --check`, whose command-line errors exit 3 (Nagios'
-// UNKNOWN) instead of kExitUsage, so a mistyped flag never reads as a failing GPU.
+// Whether the command line holds `--check` (health's flag alone), whose command-line errors exit
+// 3 (Nagios' UNKNOWN) instead of kExitUsage, so a mistyped flag or verb never reads as a failing
+// GPU.
 bool WantsNagiosCodes(int argc, char** argv);
 // Pinned baselines: baseline pin RUN... | unpin ID | list.
 void RegisterBaseline(CLI::App& app, const ClientOptions& client, int* exit_code);

@@ -129,12 +129,14 @@ int RunMark(const ClientOptions& client, const MarkFlags& flags) {
 }  // namespace
 
 bool WantsNagiosCodes(int argc, char** argv) {
-  bool health = false, check = false;
+  // --check is the health command's flag alone, so it is looked for without the verb: a mistyped
+  // verb ("helth --check") is as much the check's own error as a mistyped flag.
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "health") == 0) health = true;
-    if (std::strcmp(argv[i], "--check") == 0) check = true;
+    if (std::strcmp(argv[i], "--check") == 0 || std::strncmp(argv[i], "--check=", 8) == 0) {
+      return true;
+    }
   }
-  return health && check;
+  return false;
 }
 
 void RegisterHealth(CLI::App& app, const ClientOptions& client, int* exit_code) {

@@ -3,8 +3,10 @@
 
 #include <google/protobuf/util/time_util.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <set>
 
 #include "server/gpu_health/subsystem_map.h"
 
@@ -38,10 +40,13 @@ std::string Describe(const v1::GpuSubsystemEvidence& e) {
   } else {
     char z[32];
     std::snprintf(z, sizeof z, "%.1f", e.max_z());
-    text += std::to_string(e.cases_size()) + " cases " + Percent(e.min_change()) + "-" +
-            Percent(e.max_change()) + " % slower than same-night peers (z up to " + z + ")";
+    const int cases = std::max(e.total_cases(), e.cases_size());
+    text += std::to_string(cases) + " cases " + Percent(e.min_change()) + "-" +
+            Percent(e.max_change()) + " % slower than same-night peers (median " +
+            Percent(e.median_change()) + " %, z up to " + z + ")";
   }
   text += " for " + Runs(e.runs()) + " since " + FormatTimestamp(e.since());
+  if (!e.ongoing()) text += ", normal again on the newest run";
   return text;
 }
 
@@ -72,14 +77,16 @@ std::string Fingerprint(const v1::GpuHealth& health, int runs_to_change) {
   if (health.evidence_size() == 0 && health.judged_runs() > 0) {
     add("no subsystem slower than its same-night peers on its newest judged run");
   }
-  if (health.normal_size() > 0) {
-    std::string normal;
-    for (int s : health.normal()) {
-      normal += (normal.empty() ? "" : ", ") +
-                std::string(SubsystemName(static_cast<v1::GpuSubsystem>(s)));
-    }
-    add("normal: " + normal);
+  // Subsystems whose episode ended on the newest run were described above ("normal again").
+  std::set<int> described;
+  for (const v1::GpuSubsystemEvidence& e : health.evidence()) described.insert(e.subsystem());
+  std::string normal;
+  for (int s : health.normal()) {
+    if (described.count(s) > 0) continue;
+    normal += (normal.empty() ? "" : ", ") +
+              std::string(SubsystemName(static_cast<v1::GpuSubsystem>(s)));
   }
+  if (!normal.empty()) add("normal: " + normal);
   return text;
 }
 

@@ -1,7 +1,9 @@
 // File: server/gpu_health/fingerprint.h
 // The one line a person reads of a GPU's verdict: which subsystem is sick, how far, how sure and
 // since when, and which subsystems measured normal ("HBM bandwidth: 7 cases 6.1-8.9 % slower than
-// same-night peers (z up to 41.2) for 3 runs since 2026-05-01 02:00 UTC; normal: SM arithmetic").
+// same-night peers (median 7.4 %, z up to 41.2) for 3 runs since 2026-05-01 02:00 UTC; normal:
+// SM arithmetic"). The evidence comes sickest first (gpu_verdict.h); an episode that ended on the
+// newest run reads "..., normal again on the newest run" and is not listed among the normal.
 #ifndef WARPWATCH_SERVER_GPU_HEALTH_FINGERPRINT_H_
 #define WARPWATCH_SERVER_GPU_HEALTH_FINGERPRINT_H_
 

@@ -44,9 +44,16 @@ v1::GpuSubsystemEvidence EvidenceOf(v1::GpuSubsystem subsystem, const Episode& e
   out.set_failing(e.failing);
   out.set_sm_clock_mhz(e.newest.sm_clock_mhz);
   out.set_peers_sm_clock_mhz(e.newest.night_sm_clock_mhz);
+  out.set_ongoing(e.ongoing);
   std::vector<CaseOutlier> cases = e.newest.cases;
   std::sort(cases.begin(), cases.end(),
             [](const CaseOutlier& a, const CaseOutlier& b) { return a.change > b.change; });
+  out.set_total_cases(static_cast<int32_t>(cases.size()));
+  if (!cases.empty()) {
+    const size_t n = cases.size();
+    out.set_median_change(n % 2 == 1 ? cases[n / 2].change
+                                     : (cases[n / 2 - 1].change + cases[n / 2].change) / 2);
+  }
   for (size_t i = 0; i < cases.size() && i < kMaxCases; ++i) {
     v1::GpuCaseEvidence* c = out.add_cases();
     c->set_case_key(cases[i].case_key);
@@ -113,6 +120,12 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
         machine.state() != v1::GPU_HEALTH_STATE_HEALTHY && episode.runs >= policy.runs_to_change;
     if (episode.ongoing || made_state) *out.add_evidence() = EvidenceOf(subsystem, episode);
   }
+  std::stable_sort(out.mutable_evidence()->begin(), out.mutable_evidence()->end(),
+                   [](const v1::GpuSubsystemEvidence& a, const v1::GpuSubsystemEvidence& b) {
+                     if (a.ongoing() != b.ongoing()) return a.ongoing();
+                     if (a.failing() != b.failing()) return a.failing();
+                     return a.median_change() > b.median_change();
+                   });
   if (last_judged != nullptr) {
     out.set_last_run_id(last_judged->run_id);
     *out.mutable_last_run_at() = ToProto(last_judged->started_at);

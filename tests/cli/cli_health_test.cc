@@ -80,10 +80,20 @@ TEST_F(CliHealthTest, CheckExitsThreeForAGpuWithoutPeers) {
 TEST_F(CliHealthTest, CheckExitsThreeForAMistypedFlagAndAnUnknownGpu) {
   Nights(2, 0.30);
   EXPECT_EQ(Cli("health --check --nod node-1").exit_code, 3);
+  EXPECT_EQ(Cli("helth --check --node node-1").exit_code, 3);  // a mistyped verb too
   EXPECT_EQ(Cli("health --check --device GPU-nobody").exit_code, 3);
   // Without --check the CLI's usual codes: usage 2, NOT_FOUND 3.
   EXPECT_EQ(Cli("health --nod node-1").exit_code, 2);
+  EXPECT_EQ(Cli("helth --node node-1").exit_code, 2);
   EXPECT_EQ(Cli("health --device GPU-nobody").exit_code, 3);
+}
+
+TEST_F(CliHealthTest, CheckExitsThreeForATokenTheServerDoesNotKnow) {
+  Nights(2, 0.30);  // node-1 is failing: a refused check must not read as that
+  const std::string bogus = dir_.Write("bogus", "not-a-token-of-this-server");
+  CliResult r = Cli("health --check --node node-1", bogus);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("WARPWATCH GPU HEALTH UNKNOWN - the check itself failed", 0), 0u) << r.out;
 }
 
 TEST_F(CliHealthTest, CheckExitsThreeWhenTheServerCannotBeReached) {

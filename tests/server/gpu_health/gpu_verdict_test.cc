@@ -128,6 +128,53 @@ TEST_F(GpuVerdictTest, AnExcludedGpuIsUnknownWithWhoAndWhyAndKeepsItsComputedSta
   EXPECT_FALSE(health.has_excluded());
 }
 
+// Four H200s (docs/results/gpu_health_h200x4.md): after two sick nights and one clean one the GPU
+// stays FAILING (hysteresis) and its fingerprint listed every subsystem both as sick and as normal.
+TEST_F(GpuVerdictTest, AnEpisodeThatEndedOnTheNewestRunSaysSoAndIsNotAlsoListedNormal) {
+  history_.runs = {Run(3), Run(2), Run(1)};
+  Slow(history_.runs[0], "memory.coalescing", 0.30);
+  Slow(history_.runs[1], "memory.coalescing", 0.30);
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_FAILING);
+  ASSERT_EQ(health.evidence_size(), 1);
+  EXPECT_FALSE(health.evidence(0).ongoing());
+  const std::string& f = health.fingerprint();
+  EXPECT_NE(f.find("HBM bandwidth: 3 cases"), std::string::npos) << f;
+  EXPECT_NE(f.find("for 2 runs since"), std::string::npos) << f;
+  EXPECT_NE(f.find("normal again on the newest run"), std::string::npos) << f;
+  const size_t normal = f.find("normal: ");
+  ASSERT_NE(normal, std::string::npos) << f;
+  EXPECT_EQ(f.find("HBM bandwidth", normal), std::string::npos) << f;
+  EXPECT_NE(f.find("SM arithmetic", normal), std::string::npos) << f;
+}
+
+TEST_F(GpuVerdictTest, TheFingerprintCountsEverySickCaseNotOnlyTheTwentyItLists) {
+  history_.runs = {Run(2), Run(1)};
+  Slow(history_.runs[0], "memory.coalescing", 0.07, /*cases=*/25);
+  Slow(history_.runs[1], "memory.coalescing", 0.07, /*cases=*/25);
+  const v1::GpuHealth health = Decide();
+  ASSERT_EQ(health.evidence_size(), 1);
+  EXPECT_EQ(health.evidence(0).cases_size(), 20);
+  EXPECT_EQ(health.evidence(0).total_cases(), 25);
+  EXPECT_NE(health.fingerprint().find("HBM bandwidth: 25 cases"), std::string::npos)
+      << health.fingerprint();
+}
+
+TEST_F(GpuVerdictTest, TheSickestSubsystemComesFirst) {
+  history_.runs = {Run(2), Run(1)};
+  for (RunSummary& r : history_.runs) {
+    Slow(r, "memory.coalescing", 0.06);
+    Slow(r, "instr.arithmetic", 0.12);
+  }
+  const v1::GpuHealth health = Decide();
+  ASSERT_EQ(health.evidence_size(), 2);
+  EXPECT_EQ(health.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_SM_ARITHMETIC);
+  EXPECT_NEAR(health.evidence(0).median_change(), 0.121, 1e-9);
+  EXPECT_EQ(health.evidence(1).subsystem(), v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_LT(health.fingerprint().find("SM arithmetic"), health.fingerprint().find("HBM bandwidth"))
+      << health.fingerprint();
+}
+
 TEST_F(GpuVerdictTest, AGpuWithNoRunIsUnknown) {
   const v1::GpuHealth health = Decide();
   EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN);
