@@ -158,9 +158,9 @@ void PrintOutcome(const std::string& url) {
   for (const pqxx::row& r :
        tx.exec("SELECT kind, state, count(*) FROM regression GROUP BY 1, 2 ORDER BY 1, 2"))
     std::printf("  regression rows %s %s: %s\n", r[0].c_str(), r[1].c_str(), r[2].c_str());
-  for (const pqxx::row& r : tx.exec(
-           "SELECT kind, cause_class, state, count(*), sum(findings) FROM incident"
-           " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"))
+  for (const pqxx::row& r :
+       tx.exec("SELECT kind, cause_class, state, count(*), sum(findings) FROM incident"
+               " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"))
     std::printf("  incidents %s %s %s: %s (%s findings)\n", r[0].c_str(), r[1].c_str(),
                 r[2].c_str(), r[3].c_str(), r[4].c_str());
   std::printf("  confirmation jobs: %s\n",

@@ -83,8 +83,8 @@ std::string Fingerprint(const v1::GpuHealth& health, int runs_to_change) {
   std::string normal;
   for (int s : health.normal()) {
     if (described.count(s) > 0) continue;
-    normal += (normal.empty() ? "" : ", ") +
-              std::string(SubsystemName(static_cast<v1::GpuSubsystem>(s)));
+    normal +=
+        (normal.empty() ? "" : ", ") + std::string(SubsystemName(static_cast<v1::GpuSubsystem>(s)));
   }
   if (!normal.empty()) add("normal: " + normal);
   return text;
