@@ -1,28 +1,25 @@
 // File: tests/e2e/incident_e2e_test.cc
 // Incidents end to end (issue 26): a real warpwatch-server and PostgreSQL, eight replay workers
-// (one GPU each) running a schedule's nights. Five nights as recorded form every GPU's baseline;
-// then the workers are restarted with a change (tests/e2e/replay/replay_change.h) and the schedule
-// fires once more. The server's own loop analyses each run, queues and lets the workers run the
-// confirmation (and counter) jobs, and sweeps the findings into incidents; the test reads them
-// through IncidentService and the alert series through /metrics, as an operator would.
-#include <grpcpp/create_channel.h>
+// (one GPU each) running a schedule's nights (tests/e2e/replay_fleet_test.h). Five nights as
+// recorded form every GPU's baseline; then the workers are restarted with a change
+// (tests/e2e/replay/replay_change.h) and the schedule fires once more. The server's own loop
+// analyses each run, queues and lets the workers run the confirmation (and counter) jobs, and
+// sweeps the findings into incidents; the test reads them through IncidentService and the alert
+// series through /metrics, as an operator would.
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <chrono>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <memory>
-#include <pqxx/pqxx>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "tests/e2e/e2e_cluster.h"
+#include "tests/e2e/replay_fleet_test.h"
 #include "tests/server/metrics/metrics_scrape.h"
 #include "warpwatch/v1/incident.grpc.pb.h"
-#include "warpwatch/v1/schedule.grpc.pb.h"
 
 namespace warpwatch::e2e {
 namespace {
@@ -30,126 +27,18 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-constexpr int kGpus = 8;
-constexpr int kBaselineNights = 5;  // DetectionConfig::min_baseline_runs
-constexpr const char* kSchedule = "nightly-e2e";
 // 16 + 11 + 3 OK points of the recording: the 30 cases of the issue's scenario.
 const std::vector<std::string> kFamilies = {"memory.coalescing", "reduce", "memory.alignment"};
 constexpr int kCases = 30;
 
-std::string Uuid(int gpu) { return "GPU-e2e-incident-" + std::to_string(gpu); }
-
-class IncidentE2eTest : public ::testing::Test {
+class IncidentE2eTest : public ReplayFleetTest {
  protected:
+  IncidentE2eTest() : ReplayFleetTest(kFamilies, "GPU-e2e-incident-") {}
+
   void SetUp() override {
-    ClusterOptions options;
-    options.server_args = {"--metrics-interval-seconds=1"};
-    auto cluster = E2eCluster::Create(options);
-    ASSERT_TRUE(cluster.ok()) << cluster.status().ToString();
-    cluster_ = std::move(cluster).value();
-    auto channel = grpc::CreateChannel(cluster_->address(), grpc::InsecureChannelCredentials());
-    schedules_ = v1::ScheduleService::NewStub(channel);
-    incidents_ = v1::IncidentService::NewStub(channel);
-    for (int g = 0; g < kGpus; ++g) workers_.push_back(StartWorker(g, {}));
-    WaitForDevices();
-    CreateSchedule();
-  }
-
-  std::unique_ptr<ChildProcess> StartWorker(int gpu, const std::vector<std::string>& change) {
-    WorkerOptions o;
-    o.uuid = Uuid(gpu);
-    o.max_point_seconds = 0.005;
-    o.args = change;
-    auto worker = cluster_->StartWorker(o);
-    EXPECT_TRUE(worker.ok()) << worker.status().ToString();
-    return worker.ok() ? std::move(worker).value() : nullptr;
-  }
-
-  // Stops GPU `gpu`'s worker (SIGTERM, exit 0) and starts it again replaying `change`.
-  void Restart(int gpu, const std::vector<std::string>& change) {
-    ASSERT_TRUE(workers_[gpu]->Signal(SIGTERM).ok());
-    StatusOr<int> code = workers_[gpu]->Wait(seconds(30));
-    ASSERT_TRUE(code.ok()) << code.status().ToString();
-    ASSERT_EQ(*code, 0) << workers_[gpu]->LogTail();
-    workers_[gpu] = StartWorker(gpu, change);
-  }
-
-  int64_t Sql(const std::string& sql) {
-    pqxx::connection conn(cluster_->database_url());
-    pqxx::nontransaction tx(conn);
-    pqxx::result r = tx.exec(sql);
-    return r.empty() || r[0][0].is_null() ? 0 : r[0][0].as<int64_t>();
-  }
-
-  void WaitForDevices() {
-    const auto end = std::chrono::steady_clock::now() + seconds(30);
-    while (Sql("SELECT count(*) FROM device d JOIN worker w ON w.id = d.worker_id "
-               "WHERE w.state = 'ONLINE'") < kGpus) {
-      ASSERT_LT(std::chrono::steady_clock::now(), end) << cluster_->Logs();
-      std::this_thread::sleep_for(milliseconds(50));
-    }
-  }
-
-  void CreateSchedule() {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + seconds(10));
-    v1::CreateScheduleRequest request;
-    v1::Schedule* s = request.mutable_schedule();
-    s->set_name(kSchedule);
-    s->set_cron("0 3 1 1 *");  // fired by the test (TriggerSchedule), not by the clock
-    v1::JobSpec spec = cluster_->RecordedSpec();
-    spec.clear_families();
-    for (const std::string& f : kFamilies) spec.add_families(f);
-    spec.mutable_measurement()->set_collect_counters(false);  // nightly runs skip the counter pass
-    *s->mutable_job_template() = spec;
-    v1::Schedule created;
-    grpc::Status status = schedules_->CreateSchedule(&context, request, &created);
-    ASSERT_TRUE(status.ok()) << status.error_message();
-  }
-
-  // Fires the schedule (one job per online GPU) and waits until the night is done: no job queued
-  // or running, every run analysed, every finding swept into its incident, for a second on end
-  // (confirmation and counter jobs are queued by the analysis and run by the workers meanwhile).
-  void Night() {
-    const int64_t runs_before = Sql("SELECT count(*) FROM run");
-    {
-      grpc::ClientContext context;
-      context.set_deadline(std::chrono::system_clock::now() + seconds(10));
-      v1::TriggerScheduleRequest request;
-      request.set_name(kSchedule);
-      v1::ScheduleRun fired;
-      grpc::Status status = schedules_->TriggerSchedule(&context, request, &fired);
-      ASSERT_TRUE(status.ok()) << status.error_message();
-    }
-    const auto end = std::chrono::steady_clock::now() + seconds(120);
-    auto quiet_since = std::chrono::steady_clock::time_point::max();
-    while (true) {
-      ASSERT_LT(std::chrono::steady_clock::now(), end) << cluster_->Logs();
-      const bool quiet =
-          Sql("SELECT count(*) FROM run") >= runs_before + kGpus &&
-          Sql("SELECT count(*) FROM job WHERE state IN ('QUEUED', 'RUNNING')") == 0 &&
-          Sql("SELECT count(*) FROM run WHERE analysis_state = 'PENDING'") == 0 &&
-          Sql("SELECT count(*) FROM regression WHERE NOT swept") == 0;
-      const auto now = std::chrono::steady_clock::now();
-      if (!quiet) {
-        quiet_since = std::chrono::steady_clock::time_point::max();
-      } else if (quiet_since == std::chrono::steady_clock::time_point::max()) {
-        quiet_since = now;
-      } else if (now - quiet_since > seconds(1)) {
-        break;
-      }
-      std::this_thread::sleep_for(milliseconds(100));
-    }
-    ASSERT_EQ(Sql("SELECT count(*) FROM run WHERE state <> 'SUCCEEDED'"), 0) << cluster_->Logs();
-  }
-
-  void Baseline() {
-    for (int n = 0; n < kBaselineNights; ++n) {
-      Night();
-      if (HasFatalFailure()) return;
-    }
-    ASSERT_EQ(Sql("SELECT count(*) FROM regression"), 0)
-        << "identical nights raised findings\n" << cluster_->Logs();
+    ReplayFleetTest::SetUp();
+    if (HasFatalFailure()) return;
+    incidents_ = v1::IncidentService::NewStub(channel_);
   }
 
   std::vector<v1::Incident> Incidents() {
@@ -207,10 +96,7 @@ class IncidentE2eTest : public ::testing::Test {
     ASSERT_EQ(alerts->size(), 1u) << "one alert for the change";
   }
 
-  std::unique_ptr<E2eCluster> cluster_;
-  std::unique_ptr<v1::ScheduleService::Stub> schedules_;
   std::unique_ptr<v1::IncidentService::Stub> incidents_;
-  std::vector<std::unique_ptr<ChildProcess>> workers_;
 };
 
 TEST_F(IncidentE2eTest, ADriverUpgradeSlowingThirtyCasesOnEightGpusIsOneSoftwareIncident) {

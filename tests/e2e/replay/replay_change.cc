@@ -1,6 +1,8 @@
 // File: tests/e2e/replay/replay_change.cc
 #include "tests/e2e/replay/replay_change.h"
 
+#include <algorithm>
+
 namespace warpwatch::e2e {
 
 Status ValidateReplayChange(const ReplayChange& change) {
@@ -22,7 +24,10 @@ void ApplyToEnvironment(const ReplayChange& change, v1::RunEnvironment* environm
 
 void ApplyToMeasurement(const ReplayChange& change, v1::Measurement* m) {
   if (m->status() != v1::POINT_STATUS_OK) return;
-  double factor = change.slowdown;
+  const auto& families = change.slowdown_families;
+  const bool slowed = families.empty() || std::find(families.begin(), families.end(),
+                                                    m->case_().family()) != families.end();
+  double factor = slowed ? change.slowdown : 1;
   if (change.sm_clock_mhz > 0 && m->median_sm_clock_mhz() > 0) {
     factor *= m->median_sm_clock_mhz() / change.sm_clock_mhz;
     m->set_median_sm_clock_mhz(change.sm_clock_mhz);

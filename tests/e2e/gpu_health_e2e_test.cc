@@ -1,0 +1,108 @@
+// File: tests/e2e/gpu_health_e2e_test.cc
+// GPU health verdicts end to end (issue 27): a real warpwatch-server and PostgreSQL, eight
+// replay GPUs running a schedule's nights of one HBM-bound family (memory.coalescing) and one
+// SM-bound family (instr.arithmetic) (tests/e2e/replay_fleet_test.h). The server's own analysis
+// writes the fleet view of each night; the verdicts are read through FleetService as a scheduler
+// or `warpwatch health` reads them.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tests/e2e/replay_fleet_test.h"
+#include "warpwatch/v1/fleet.grpc.pb.h"
+
+namespace warpwatch::e2e {
+namespace {
+
+constexpr const char* kSlowMemory[] = {"--replay-slowdown=1.08",
+                                      "--replay-slowdown-families=memory.coalescing"};
+
+class GpuHealthE2eTest : public ReplayFleetTest {
+ protected:
+  GpuHealthE2eTest()
+      : ReplayFleetTest({"memory.coalescing", "instr.arithmetic"}, "GPU-e2e-health-") {}
+
+  void SetUp() override {
+    ReplayFleetTest::SetUp();
+    if (HasFatalFailure()) return;
+    fleet_ = v1::FleetService::NewStub(channel_);
+  }
+
+  v1::GpuHealth Health(int gpu) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    v1::GetGpuHealthRequest request;
+    request.set_device_uuid(Uuid(gpu));
+    v1::GpuHealth health;
+    grpc::Status status = fleet_->GetGpuHealth(&context, request, &health);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return health;
+  }
+
+  // Every GPU but `except` (-1: none) is HEALTHY.
+  void ExpectPeersHealthy(int except, const std::string& when) {
+    for (int g = 0; g < kGpus; ++g) {
+      if (g == except) continue;
+      const v1::GpuHealth h = Health(g);
+      EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY)
+          << when << ": GPU " << g << ": " << h.fingerprint();
+    }
+  }
+
+  std::unique_ptr<v1::FleetService::Stub> fleet_;
+};
+
+TEST_F(GpuHealthE2eTest, OneGpuSlowOnMemoryForThreeNightsIsDegradedWithTheHbmFingerprint) {
+  Night();  // as recorded
+  if (HasFatalFailure()) return;
+  ASSERT_EQ(Health(3).state(), v1::GPU_HEALTH_STATE_HEALTHY) << Health(3).fingerprint();
+  Restart(3, {kSlowMemory[0], kSlowMemory[1]});
+  if (HasFatalFailure()) return;
+  WaitForDevices();
+  Night();
+  if (HasFatalFailure()) return;
+  // One bad night changes nothing (hysteresis: two runs change a state); it is watched.
+  v1::GpuHealth h = Health(3);
+  std::printf("after one slow night: %s\n", h.fingerprint().c_str());
+  EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << h.fingerprint();
+  EXPECT_NE(h.fingerprint().find("watching HBM bandwidth"), std::string::npos) << h.fingerprint();
+  for (int n = 0; n < 2; ++n) {
+    Night();
+    if (HasFatalFailure()) return;
+  }
+  h = Health(3);
+  std::printf("after three slow nights: %s\n", h.fingerprint().c_str());
+  EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_DEGRADED) << h.fingerprint();
+  ASSERT_GE(h.evidence_size(), 1) << h.DebugString();
+  EXPECT_EQ(h.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_EQ(h.evidence(0).runs(), 3);
+  EXPECT_TRUE(h.evidence(0).ongoing());
+  EXPECT_NEAR(h.evidence(0).median_change(), 0.08, 0.01);
+  for (const v1::GpuSubsystemEvidence& e : h.evidence()) {
+    EXPECT_NE(e.subsystem(), v1::GPU_SUBSYSTEM_SM_ARITHMETIC) << h.fingerprint();
+  }
+  EXPECT_NE(h.fingerprint().find("normal: SM arithmetic"), std::string::npos) << h.fingerprint();
+  ExpectPeersHealthy(3, "after three slow nights");
+}
+
+TEST_F(GpuHealthE2eTest, AFleetWideSlowdownOfMemoryDegradesNoGpu) {
+  Night();
+  if (HasFatalFailure()) return;
+  for (int g = 0; g < kGpus; ++g) {
+    Restart(g, {kSlowMemory[0], kSlowMemory[1]});
+    if (HasFatalFailure()) return;
+  }
+  WaitForDevices();
+  for (int n = 0; n < 2; ++n) {
+    Night();
+    if (HasFatalFailure()) return;
+  }
+  ExpectPeersHealthy(-1, "after two nights of the whole fleet 8 % slower on memory");
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression WHERE kind = 'OUTLIER'"), 0);
+}
+
+}  // namespace
+}  // namespace warpwatch::e2e
