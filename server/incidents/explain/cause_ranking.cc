@@ -63,6 +63,17 @@ bool HasConditionLabel(const v1::Explanation& e) {
   return false;
 }
 
+// The links between the node's GPUs that differ ("gpu_links.0-1 NV18 -> NV17"), "" when none.
+std::string LinkChanges(const v1::Explanation& e) {
+  std::string out;
+  for (const v1::EnvironmentDifference& d : e.environment()) {
+    if (d.area() == v1::DIFFERENCE_AREA_DEVICE && d.field().rfind("gpu_links.", 0) == 0) {
+      out += (out.empty() ? "" : "; ") + d.field() + " " + Values(d);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string SoftwareChange(const v1::Explanation& explanation) {
@@ -106,6 +117,13 @@ void RankCauses(v1::Explanation* e) {
     evidence.insert(evidence.end(), counters.begin(), counters.end());
     Add(e, v1::CAUSE_CLASS_SOFTWARE,
         "the kernel's compiled code changed (no recorded software field differs)", 3, evidence);
+  }
+  // A pair of the node's GPUs joined otherwise than in the baseline (a lost NVLink, a fall back to
+  // PCIe) is the hardware of this node: ranked above everything but a software change.
+  const std::string links = LinkChanges(*e);
+  if (!links.empty()) {
+    Add(e, v1::CAUSE_CLASS_ONE_GPU, "the links between the node's GPUs changed: " + links, 4.5,
+        {TimeWords(e->time()), CycleWords(clocks)});
   }
   const std::string settings = Differences(*e, v1::DIFFERENCE_AREA_CLOCKS);
   const std::string conditions = Differences(*e, v1::DIFFERENCE_AREA_CONDITIONS);

@@ -13,6 +13,9 @@ namespace warpwatch::server::incidents {
 //  - ENVIRONMENT 5: the new run was throttled, or the time moved and the cycles did not (clock);
 //  - SOFTWARE 4 (+1 when kernel attributes changed, +0.5 when the cycles moved with the time): the
 //    software differs (named field by field);
+//  - ONE_GPU 4.5: the links between the node's GPUs differ (gpu_links: a lost NVLink, a pair
+//    fallen back to PCIe), named pair by pair: the node's hardware, below a software change with
+//    changed kernel attributes and above one without;
 //  - SOFTWARE 3: kernel attributes changed with the software equal as recorded (the code changed
 //    without a build label to say so);
 //  - ENVIRONMENT 2: clock settings or a condition label (a co-tenant's test_contention_*) differ,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 
@@ -111,6 +112,26 @@ v1::DifferenceArea LabelArea(const std::string& key) {
                                                 : v1::DIFFERENCE_AREA_SOFTWARE;
 }
 
+// What joins one pair of the node's GPUs, as compared: nvidia-smi topo -m's word ("NV18": 18
+// NVLinks; "PIX", "SYS": a PCIe path) and the NVLinks counted. The nominal rate is left out: it
+// follows from these, and runs recorded before the NVLink generation was read from NVML's enum
+// carry a wrong one.
+std::string LinkText(const v1::GpuLink& link) {
+  std::string text = link.path().empty() ? "unknown" : link.path();
+  if (link.nvlinks() > 0) text += ", " + std::to_string(link.nvlinks()) + " NVLinks";
+  if (link.through_nvswitch()) text += " via NVSwitch";
+  return text;
+}
+
+std::map<std::string, std::string> Links(const Env& e) {
+  std::map<std::string, std::string> links;
+  for (const v1::GpuLink& link : e.gpu_links()) {
+    links["gpu_links." + std::to_string(link.src()) + "-" + std::to_string(link.dst())] =
+        LinkText(link);
+  }
+  return links;
+}
+
 }  // namespace
 
 std::vector<v1::EnvironmentDifference> DiffEnvironments(const std::vector<Env>& baseline,
@@ -137,6 +158,29 @@ std::vector<v1::EnvironmentDifference> DiffEnvironments(const std::vector<Env>& 
     auto it = now.labels().find(key);
     AddTextDifference("labels." + key, LabelArea(key), values,
                       it == now.labels().end() ? "" : it->second, out);
+  }
+  // The links between the node's GPUs, per pair (a lost NVLink, a pair fallen back to PCIe). A
+  // run that records none (one GPU, or a worker that does not read them) compares nothing.
+  if (now.gpu_links_size() > 0) {
+    std::set<std::string> pairs;
+    for (const Env& e : baseline) {
+      for (const auto& [pair, text] : Links(e)) pairs.insert(pair);
+    }
+    const std::map<std::string, std::string> now_links = Links(now);
+    for (const auto& [pair, text] : now_links) pairs.insert(pair);
+    for (const std::string& pair : pairs) {
+      std::set<std::string> values;
+      for (const Env& e : baseline) {
+        if (e.gpu_links_size() == 0) continue;
+        const std::map<std::string, std::string> links = Links(e);
+        auto it = links.find(pair);
+        values.insert(it == links.end() ? "" : it->second);
+      }
+      if (values.empty()) continue;
+      auto it = now_links.find(pair);
+      AddTextDifference(pair, v1::DIFFERENCE_AREA_DEVICE, values,
+                        it == now_links.end() ? "" : it->second, out);
+    }
   }
   for (const NumericField& f : NumericFields()) {
     const double value = f.read(now);

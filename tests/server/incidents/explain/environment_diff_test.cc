@@ -98,5 +98,44 @@ TEST(EnvironmentDiffTest, WithoutBaselineRunsThereIsNothingToCompare) {
   EXPECT_TRUE(DiffEnvironments({}, Env("590")).empty());
 }
 
+v1::RunEnvironment WithLink(v1::RunEnvironment e, int src, int dst, const std::string& path,
+                            int nvlinks) {
+  v1::GpuLink* link = e.add_gpu_links();
+  link->set_src(src);
+  link->set_dst(dst);
+  link->set_path(path);
+  link->set_nvlinks(nvlinks);
+  link->set_through_nvswitch(nvlinks > 0);
+  link->set_nvlink_version(4);
+  return e;
+}
+
+TEST(EnvironmentDiffTest, ALostNvlinkIsADeviceDifferenceNamingThePair) {
+  v1::RunEnvironment base = WithLink(WithLink(Env("580"), 0, 1, "NV18", 18), 0, 2, "NV18", 18);
+  v1::RunEnvironment now = WithLink(WithLink(Env("580"), 0, 1, "NV17", 17), 0, 2, "NV18", 18);
+  const auto diffs = DiffEnvironments({base, base}, now);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].field(), "gpu_links.0-1");
+  EXPECT_EQ(diffs[0].area(), v1::DIFFERENCE_AREA_DEVICE);
+  ASSERT_EQ(diffs[0].baseline_size(), 1);
+  EXPECT_EQ(diffs[0].baseline(0), "NV18, 18 NVLinks via NVSwitch");
+  EXPECT_EQ(diffs[0].new_value(), "NV17, 17 NVLinks via NVSwitch");
+}
+
+TEST(EnvironmentDiffTest, APairFallenBackToPcieOrGoneIsADifferenceEqualLinksAreNot) {
+  v1::RunEnvironment base = WithLink(Env("580"), 0, 1, "NV18", 18);
+  EXPECT_TRUE(DiffEnvironments({base}, base).empty());
+  const auto pcie = DiffEnvironments({base}, WithLink(Env("580"), 0, 1, "SYS", 0));
+  ASSERT_NE(Find(pcie, "gpu_links.0-1"), nullptr);
+  EXPECT_EQ(Find(pcie, "gpu_links.0-1")->new_value(), "SYS");
+  // A run that records links beside baseline runs that recorded none (an older worker, one GPU)
+  // compares nothing; a pair missing from the new run's links reads as "".
+  EXPECT_TRUE(DiffEnvironments({Env("580")}, base).empty());
+  const auto gone =
+      DiffEnvironments({WithLink(base, 0, 2, "NV18", 18)}, WithLink(Env("580"), 0, 1, "NV18", 18));
+  ASSERT_NE(Find(gone, "gpu_links.0-2"), nullptr);
+  EXPECT_EQ(Find(gone, "gpu_links.0-2")->new_value(), "");
+}
+
 }  // namespace
 }  // namespace warpwatch::server::incidents

@@ -78,6 +78,29 @@ TEST(ExplainerTest, NothingRecordedDifferingSaysWhatWasRuledOut) {
   EXPECT_EQ(x.ruled_out(2).rfind("clocks:", 0), 0u);
 }
 
+// A peer copy slower after the node lost an NVLink between GPUs 0 and 1 (issue 29 item 3): the
+// link is named first, with the software equal.
+TEST(ExplainerTest, ALostNvlinkBetweenTwoGpusIsTheFirstCause) {
+  FindingEvidence e = Slowdown(0.06, 0.06);
+  auto link = [](v1::Run& r, const std::string& path, int nvlinks) {
+    v1::GpuLink* l = r.mutable_environment()->add_gpu_links();
+    l->set_src(0);
+    l->set_dst(1);
+    l->set_path(path);
+    l->set_nvlinks(nvlinks);
+  };
+  for (v1::Run& r : e.baseline_runs) link(r, "NV18", 18);
+  link(e.run, "NV17", 17);
+  const v1::Explanation x = Explain(e);
+  ASSERT_GE(x.causes_size(), 1);
+  EXPECT_EQ(x.causes(0).cause_class(), v1::CAUSE_CLASS_ONE_GPU);
+  EXPECT_EQ(x.causes(0).cause(),
+            "the links between the node's GPUs changed: gpu_links.0-1 NV18, 18 NVLinks -> NV17, "
+            "17 NVLinks");
+  ASSERT_GE(x.ruled_out_size(), 1);
+  EXPECT_EQ(x.ruled_out(0).rfind("software:", 0), 0u);
+}
+
 TEST(ExplainerTest, ABaselineWithoutCountersGivesANoteAndNoCounterDiff) {
   FindingEvidence e = Slowdown(0.05, 0.05);
   (*e.measurement->mutable_counters())[kDram] = 71;
