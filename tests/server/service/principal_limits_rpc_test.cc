@@ -5,6 +5,7 @@
 // back by the first one's use. Each test sets its own small limits (server/config). Also the
 // streams one client connection may hold open (--max-streams-per-connection).
 #include <google/protobuf/util/json_util.h>
+#include <grpcpp/create_channel.h>
 #include <gtest/gtest.h>
 
 #include <future>
