@@ -20,6 +20,18 @@ void AcquireReactor::Answer(const grpc::Status& status) {
   Finish(status);
 }
 
+namespace {
+
+// Answers `poll` with its principal's slot given back first: a worker that polls again the moment
+// it has its answer must find the slot free (released after the answer, it raced the next poll
+// and was refused RESOURCE_EXHAUSTED now and then on a loaded machine).
+void AnswerPoll(ParkedPoll& poll, const grpc::Status& status) {
+  poll.slot = PrincipalSlots::Slot();
+  poll.reactor->Answer(status);
+}
+
+}  // namespace
+
 AcquireParking::AcquireParking(JobNotifier* notifier, const ShutdownSignal* shutdown, Admit admit,
                                Claim claim, Failure failure)
     : notifier_(notifier),
@@ -63,7 +75,7 @@ void AcquireParking::ArrivalLoop() {
       ++admitting_;
     }
     if (stopping) {
-      poll.reactor->Answer(grpc::Status::OK);  // empty: the server stops
+      AnswerPoll(poll, grpc::Status::OK);  // empty: the server stops
     } else {
       AdmitOne(std::move(poll));
     }
@@ -74,21 +86,21 @@ void AcquireParking::ArrivalLoop() {
 
 void AcquireParking::AdmitOne(ParkedPoll poll) {
   if (poll.reactor->cancelled()) {
-    poll.reactor->Answer(
-        grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
+    AnswerPoll(poll,
+               grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
     return;
   }
   // Claimed once even when its wait is already over (wait_seconds 0 asks for exactly that). A
   // poll queued behind a slow database past its client's deadline is cancelled, and ends above.
   if (shutdown_->raised()) {
-    poll.reactor->Answer(grpc::Status::OK);  // empty: the server stops
+    AnswerPoll(poll, grpc::Status::OK);  // empty: the server stops
     return;
   }
   StatusOr<bool> leased = admit_(poll);
   if (!leased.ok()) {
-    poll.reactor->Answer(failure_(poll, leased.status()));
+    AnswerPoll(poll, failure_(poll, leased.status()));
   } else if (*leased || shutdown_->raised() || Clock::now() >= poll.end) {
-    poll.reactor->Answer(grpc::Status::OK);  // a lease, or empty: the wait is already over
+    AnswerPoll(poll, grpc::Status::OK);  // a lease, or empty: the wait is already over
   } else {
     Park(std::move(poll));
   }
@@ -137,10 +149,10 @@ void AcquireParking::Pass(uint64_t generation, bool shutting_down) {
     ParkedPoll& p = *it;
     bool done = true;
     if (p.reactor->cancelled()) {
-      p.reactor->Answer(
-          grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
+      AnswerPoll(
+          p, grpc::Status(grpc::StatusCode::CANCELLED, "client went away during the long-poll"));
     } else if (shutting_down || Clock::now() >= p.end) {
-      p.reactor->Answer(grpc::Status::OK);  // empty: the wait ended (or the server stops)
+      AnswerPoll(p, grpc::Status::OK);  // empty: the wait ended (or the server stops)
     } else {
       done = false;
     }
@@ -167,7 +179,7 @@ void AcquireParking::ClaimForWakes(std::list<ParkedPoll>& polls, uint64_t genera
       p.seen = generation;  // whatever the outcome, this claim reads the queue as of now
       StatusOr<bool> leased = claim_(p);
       if (!leased.ok()) {
-        p.reactor->Answer(failure_(p, leased.status()));
+        AnswerPoll(p, failure_(p, leased.status()));
         it = polls.erase(it);
         continue;  // the job is still there for the next poll
       }
@@ -179,7 +191,7 @@ void AcquireParking::ClaimForWakes(std::list<ParkedPoll>& polls, uint64_t genera
         continue;
       }
       const bool took_it = wake.job_id == 0 || p.response->job().id() == wake.job_id;
-      p.reactor->Answer(grpc::Status::OK);
+      AnswerPoll(p, grpc::Status::OK);
       it = polls.erase(it);
       if (!wake.any && took_it) break;  // one claim for one job
     }
