@@ -9,7 +9,9 @@
 #include <future>
 #include <pqxx/pqxx>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "tests/server/service/worker_service_rpc_fixture.h"
 
@@ -56,6 +58,32 @@ TEST_F(WorkerServiceRpcTest, RegisterRefusesRequestsNamingTheField) {
   status = WorkerStub()->Register(Context().get(), request, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find("devices[1].uuid"), std::string::npos)
+      << status.error_message();
+}
+
+// The edge's bounds on a worker's lists and names (issue 23), over a real channel: a heartbeat
+// naming more runs than any worker could run, a device name longer than a name can be.
+TEST_F(WorkerServiceRpcTest, OverlongListsAndNamesAreRefusedAtTheEdgeNamingTheLimit) {
+  StartServer();
+  const std::string worker = Register("node-1", {MakeGpu("GPU-1", "NVIDIA H100")}).worker_id();
+  std::vector<int64_t> runs;
+  for (int64_t id = 1; id <= 257; ++id) runs.push_back(id);
+  v1::HeartbeatResponse beat;
+  grpc::Status status = Heartbeat(worker, runs, &beat);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_NE(status.error_message().find("more than the limit of 256"), std::string::npos)
+      << status.error_message();
+  runs.pop_back();
+  status = Heartbeat(worker, runs, &beat);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+
+  v1::RegisterRequest request;
+  request.set_hostname("node-2");
+  *request.add_devices() = MakeGpu("GPU-2", std::string(257, 'x'));
+  v1::RegisterResponse response;
+  status = WorkerStub()->Register(Context().get(), request, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_NE(status.error_message().find("devices[0].name"), std::string::npos)
       << status.error_message();
 }
 
