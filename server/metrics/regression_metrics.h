@@ -36,8 +36,8 @@ class RegressionMetrics {
                    const std::string& state);
   // warpwatch_analysis_cases_total{outcome,reason}: what one analysed run's cases came to:
   // outcome judged (reason "" for a new decision, "attached" for a case judged against a finding
-  // still standing) or unsure (reason: too_few_runs, not_comparable, throttled, clock_masked, failed, unverified,
-  // bad_median). A fixed, small label set.
+  // still standing) or unsure (reason: too_few_runs, not_comparable, throttled, clock_masked,
+  // failed, unverified, bad_median). A fixed, small label set.
   void AddCoverage(int judged, int attached, const std::map<std::string, int>& unsure);
 
  private:

@@ -18,7 +18,7 @@ namespace warpwatch::e2e {
 namespace {
 
 constexpr const char* kSlowMemory[] = {"--replay-slowdown=1.08",
-                                      "--replay-slowdown-families=memory.coalescing"};
+                                       "--replay-slowdown-families=memory.coalescing"};
 
 class GpuHealthE2eTest : public ReplayFleetTest {
  protected:

@@ -144,8 +144,8 @@ class ReplayFleetTest : public ::testing::Test {
       Night();
       if (HasFatalFailure()) return;
     }
-    ASSERT_EQ(Sql("SELECT count(*) FROM regression"), 0)
-        << "identical nights raised findings\n" << cluster_->Logs();
+    ASSERT_EQ(Sql("SELECT count(*) FROM regression"), 0) << "identical nights raised findings\n"
+                                                         << cluster_->Logs();
   }
 
   const std::vector<std::string> families_;

@@ -15,9 +15,10 @@ namespace warpwatch::server::incidents {
 // worker version, suite version, built and code architectures, labels), then the device (with
 // the links between the node's GPUs: "gpu_links.<src>-<dst>", e.g. "NV18, 18 NVLinks via
 // NVSwitch" -> "NV17, 17 NVLinks via NVSwitch", compared when the new run and some baseline run
-// recorded links), clocks and conditions. Fields that vary from run to run are compared with a tolerance, so a difference
-// means a move: start clocks beyond 2 % of the baseline range, temperatures beyond 5 °C, power
-// beyond 10 %. An empty `baseline` gives nothing (there is nothing to compare against).
+// recorded links), clocks and conditions. Fields that vary from run to run are compared with a
+// tolerance, so a difference means a move: start clocks beyond 2 % of the baseline range,
+// temperatures beyond 5 °C, power beyond 10 %. An empty `baseline` gives nothing (there is nothing
+// to compare against).
 std::vector<v1::EnvironmentDifference> DiffEnvironments(
     const std::vector<v1::RunEnvironment>& baseline, const v1::RunEnvironment& now);
 

@@ -16,7 +16,7 @@
 namespace warpwatch::e2e {
 
 struct ReplayChange {
-  double slowdown = 1;         // > 0: every time of every OK point x this (1 = as recorded)
+  double slowdown = 1;  // > 0: every time of every OK point x this (1 = as recorded)
   std::vector<std::string> slowdown_families;  // the slowdown only for these (empty: every one)
   double sm_clock_mhz = 0;     // > 0: every sample ran at this SM clock (0 = as recorded)
   std::string driver_version;  // "" = as recorded
@@ -29,9 +29,10 @@ Status ValidateReplayChange(const ReplayChange& change);
 void ApplyToEnvironment(const ReplayChange& change, v1::RunEnvironment* environment);
 
 // Every time of an OK point (samples, their statistics, the kernels' own durations) x the
-// slowdown (where its family is one of slowdown_families, when any are named) and, with a clock, x its recorded median SM clock / the new clock; throughputs
-// divided by the same; the per-sample and median SM clocks set to the new one (where recorded).
-// Points that are not OK are left as recorded.
+// slowdown (where its family is one of slowdown_families, when any are named) and, with a clock, x
+// its recorded median SM clock / the new clock; throughputs divided by the same; the per-sample and
+// median SM clocks set to the new one (where recorded). Points that are not OK are left as
+// recorded.
 void ApplyToMeasurement(const ReplayChange& change, v1::Measurement* m);
 
 }  // namespace warpwatch::e2e

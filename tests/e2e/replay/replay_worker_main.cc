@@ -25,8 +25,9 @@ int main(int argc, char** argv) {
                     "cap of the time one point takes");
   serve->add_option("--replay-slowdown", replay.change.slowdown,
                     "every replayed time x this (a slower GPU or code)");
-  serve->add_option("--replay-slowdown-families", replay.change.slowdown_families,
-                    "the slowdown only for these families (comma-separated; default: every one)")
+  serve
+      ->add_option("--replay-slowdown-families", replay.change.slowdown_families,
+                   "the slowdown only for these families (comma-separated; default: every one)")
       ->delimiter(',');
   serve->add_option("--replay-sm-clock-mhz", replay.change.sm_clock_mhz,
                     "replay as if every sample ran at this SM clock (the cycles unchanged)");
