@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/series/comparable_series.h"
 #include "server/analysis/confirmation_plan.h"
 #include "server/analysis/counter_plan.h"
+#include "server/analysis/coverage_reason.h"
 #include "server/analysis/finding_builder.h"
 #include "server/analysis/finding_tracker.h"
 #include "server/analysis/night_peers.h"
@@ -122,22 +122,6 @@ StatusOr<detect::SeriesDecision> DecideAgainstFinding(AnalysisTx& tx, const RunC
       c.point, good,
       detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(good, config), config), config,
       decisions);
-}
-
-// The class of an UNSURE decision, for the run's coverage.
-std::string UnsureClass(const RunCase& c, const detect::SeriesDecision& d,
-                        const detect::DetectionConfig& config) {
-  if (d.judged) return "clock_masked";  // time and cycles disagree (attribution.h)
-  const std::string why_not = detect::WhyNotGood(c.point, config);
-  if (why_not.empty()) {
-    // Measured with other settings than the nightly ones (another series): what history the GPU
-    // has of this case was measured another way and may not serve as its baseline.
-    return series::SettingsKeyOf(c.series_id).empty() ? "too_few_runs" : "not_comparable";
-  }
-  if (!c.point.ok) return "failed";
-  if (!c.point.verified) return "unverified";
-  if (why_not.rfind("throttled", 0) == 0) return "throttled";
-  return "bad_median";
 }
 
 StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vector<RunCase>& cases,
@@ -257,7 +241,7 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
         ++summary.coverage.judged;
         ++summary.coverage.attached;
       } else {
-        ++summary.coverage.unsure[UnsureClass(c, d, dc)];
+        ++summary.coverage.unsure[CoverageReason(c, d, dc)];
       }
       continue;
     }
@@ -300,7 +284,7 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
       sensitivity.push_back(std::move(row));
     }
     if (decision.verdict == detect::Verdict::kUnsure) {
-      ++summary.coverage.unsure[UnsureClass(c, decision, dc)];
+      ++summary.coverage.unsure[CoverageReason(c, decision, dc)];
     } else {
       ++summary.coverage.judged;
     }

@@ -3,14 +3,9 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <mutex>
-#include <set>
 
 namespace warpwatch::server::schedule {
 namespace {
-
-std::mutex known_mu;
-std::set<std::string>* known = nullptr;  // guarded by known_mu; names whose zone file was read
 
 bool SafeRelativeName(const std::string& name) {
   if (name.empty() || name.front() == '/' || name.find("..") != std::string::npos) return false;
@@ -36,18 +31,7 @@ bool LoadKnownTimeZone(const std::string& name, absl::TimeZone* zone) {
     *zone = absl::UTCTimeZone();
     return true;
   }
-  if (!SafeRelativeName(name)) return false;
-  bool seen = false;
-  {
-    std::lock_guard<std::mutex> lock(known_mu);
-    seen = known != nullptr && known->count(name) > 0;
-  }
-  if (!seen) {
-    if (!IsZoneFile(TimeZoneDirectory() + "/" + name)) return false;
-    std::lock_guard<std::mutex> lock(known_mu);
-    if (known == nullptr) known = new std::set<std::string>();  // never freed, like absl's cache
-    known->insert(name);
-  }
+  if (!SafeRelativeName(name) || !IsZoneFile(TimeZoneDirectory() + "/" + name)) return false;
   return absl::LoadTimeZone(name, zone);
 }
 

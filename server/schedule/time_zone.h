@@ -17,8 +17,8 @@ std::string TimeZoneDirectory();
 // True, with `*zone` set, when `name` is "UTC" or names a compiled zone file (TZif) under
 // TimeZoneDirectory(); false for anything else, which never reaches absl: names that are empty,
 // absolute, hold "..", a NUL or a backslash, or whose file is missing or not a zone file.
-// Thread-safe; names found are remembered (at most the tz database's ~600), names not found are
-// not.
+// Thread-safe. Each call reads the zone file's first 4 bytes (a zone that loads is then absl's,
+// cached by it); a name not found leaves nothing behind.
 bool LoadKnownTimeZone(const std::string& name, absl::TimeZone* zone);
 
 }  // namespace warpwatch::server::schedule

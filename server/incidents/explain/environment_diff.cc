@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "server/incidents/explain/number_text.h"
 
@@ -161,22 +162,23 @@ std::vector<v1::EnvironmentDifference> DiffEnvironments(const std::vector<Env>& 
   }
   // The links between the node's GPUs, per pair (a lost NVLink, a pair fallen back to PCIe). A
   // run that records none (one GPU, or a worker that does not read them) compares nothing.
-  if (now.gpu_links_size() > 0) {
-    std::set<std::string> pairs;
-    for (const Env& e : baseline) {
-      for (const auto& [pair, text] : Links(e)) pairs.insert(pair);
-    }
+  std::vector<std::map<std::string, std::string>> baseline_links;
+  for (const Env& e : baseline) {
+    if (e.gpu_links_size() > 0) baseline_links.push_back(Links(e));
+  }
+  if (now.gpu_links_size() > 0 && !baseline_links.empty()) {
     const std::map<std::string, std::string> now_links = Links(now);
+    std::set<std::string> pairs;
+    for (const auto& links : baseline_links) {
+      for (const auto& [pair, text] : links) pairs.insert(pair);
+    }
     for (const auto& [pair, text] : now_links) pairs.insert(pair);
     for (const std::string& pair : pairs) {
       std::set<std::string> values;
-      for (const Env& e : baseline) {
-        if (e.gpu_links_size() == 0) continue;
-        const std::map<std::string, std::string> links = Links(e);
+      for (const auto& links : baseline_links) {
         auto it = links.find(pair);
         values.insert(it == links.end() ? "" : it->second);
       }
-      if (values.empty()) continue;
       auto it = now_links.find(pair);
       AddTextDifference(pair, v1::DIFFERENCE_AREA_DEVICE, values,
                         it == now_links.end() ? "" : it->second, out);
