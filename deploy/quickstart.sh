@@ -131,7 +131,8 @@ else
   # Only what this host runs: on 2 cores without a GPU, the server and the CLI are about 200 of
   # the tree's 700-odd build steps (the rest are tests, benchmarks, the kernels and the worker).
   say "building $build_reason (log: $state/logs/build.log)"
-  build_args=${WARPWATCH_CMAKE_ARGS:-}
+  # A unity build (cmake/WarpwatchUnityBuild.cmake): each target's C++ files compiled in batches.
+  build_args="-DWARPWATCH_UNITY_BUILD=ON ${WARPWATCH_CMAKE_ARGS:-}"
   if [ -n "$cuda_archs" ]; then build_args+=" -DCMAKE_CUDA_ARCHITECTURES=$cuda_archs"; fi
   build_start=$SECONDS
   WARPWATCH_CMAKE_ARGS=$build_args WARPWATCH_BUILD_TARGETS="${build_targets[*]}" \

@@ -35,7 +35,7 @@ std::string ArrayLiteral(const std::vector<double>& values) {
   return out + "}";
 }
 
-std::string Hex(const std::string& bytes) {
+std::string FleetNightsHex(const std::string& bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
   out.reserve(2 * bytes.size());
@@ -84,8 +84,8 @@ double NightSeed(unsigned seed, int night) {
 }
 
 // Night `night` of `nights` in `tx`: its schedule run, jobs, runs and measurements.
-void LoadNight(pqxx::work& tx, const FleetShape& shape, const Draws& d, int night, int nights,
-               bool pending) {
+void FleetNightsLoadNight(pqxx::work& tx, const FleetShape& shape, const Draws& d, int night,
+                          int nights, bool pending) {
   tx.exec_params("SELECT setseed($1)", NightSeed(shape.seed, night));
   const int64_t schedule_run =
       tx.exec_params1(
@@ -136,7 +136,7 @@ void LoadNight(pqxx::work& tx, const FleetShape& shape, const Draws& d, int nigh
       schedule_run, ArrayLiteral(d.canonical), ArrayLiteral(d.family), ArrayLiteral(d.variant),
       ArrayLiteral(d.params), ArrayLiteral(d.median), ArrayLiteral(d.sigma),
       ArrayLiteral(d.gpu_offset), ArrayLiteral(d.sample_template), shape.samples, shape.model,
-      pending ? shape.slowed_gpus : 0, shape.slowdown, Hex(shape.doc_pb));
+      pending ? shape.slowed_gpus : 0, shape.slowdown, FleetNightsHex(shape.doc_pb));
 }
 
 }  // namespace
@@ -157,7 +157,7 @@ Status LoadFleetHistory(const std::string& url, const FleetShape& shape,
     }
     for (int night = 0; night < nights; ++night) {
       pqxx::work tx(conn);
-      LoadNight(tx, shape, d, night, nights, /*pending=*/false);
+      FleetNightsLoadNight(tx, shape, d, night, nights, /*pending=*/false);
       tx.commit();
       if (progress) progress(night + 1, nights);
     }
@@ -187,7 +187,7 @@ Status InsertPendingNight(const std::string& url, const FleetShape& shape,
     const Draws d = DrawFleet(shape, cases);
     pqxx::connection conn(url);
     pqxx::work tx(conn);
-    LoadNight(tx, shape, d, night, nights, /*pending=*/true);
+    FleetNightsLoadNight(tx, shape, d, night, nights, /*pending=*/true);
     tx.commit();
     pqxx::nontransaction analyze(conn);
     analyze.exec("ANALYZE run");

@@ -28,7 +28,7 @@ struct BaselineFlags {
   int limit = 50;
 };
 
-StatusOr<std::unique_ptr<v1::ResultService::Stub>> Stub(const ClientOptions& client) {
+StatusOr<std::unique_ptr<v1::ResultService::Stub>> ResultStub(const ClientOptions& client) {
   StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(client);
   if (!channel.ok()) return channel.status();
   return v1::ResultService::NewStub(*channel);
@@ -52,7 +52,7 @@ int RunPin(const ClientOptions& client, const BaselineFlags& flags) {
   request.set_schedule_run_id(flags.schedule_run);
   request.set_series_id(flags.series);
   request.set_note(flags.note);
-  auto stub = Stub(client);
+  auto stub = ResultStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   auto context = MakeContext(client, kCallTimeout);
   v1::BaselinePin pin;
@@ -64,7 +64,7 @@ int RunPin(const ClientOptions& client, const BaselineFlags& flags) {
 int RunUnpin(const ClientOptions& client, const BaselineFlags& flags) {
   v1::UnpinBaselineRequest request;
   request.set_id(flags.id);
-  auto stub = Stub(client);
+  auto stub = ResultStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   auto context = MakeContext(client, kCallTimeout);
   v1::BaselinePin pin;
@@ -73,11 +73,11 @@ int RunUnpin(const ClientOptions& client, const BaselineFlags& flags) {
   return PrintPin(client, pin, "unpinned");
 }
 
-int RunList(const ClientOptions& client, const BaselineFlags& flags) {
+int RunBaselineList(const ClientOptions& client, const BaselineFlags& flags) {
   v1::ListBaselinesRequest request;
   request.set_series_id(flags.series);
   request.set_run_id(flags.run_id);
-  auto stub = Stub(client);
+  auto stub = ResultStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   v1::ListBaselinesResponse all;
   grpc::Status status = FetchPages(
@@ -131,7 +131,7 @@ void RegisterBaseline(CLI::App& app, const ClientOptions& client, int* exit_code
   list_cmd->add_option("--limit", list->limit, "show at most N pins")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  list_cmd->callback([&client, exit_code, list] { *exit_code = RunList(client, *list); });
+  list_cmd->callback([&client, exit_code, list] { *exit_code = RunBaselineList(client, *list); });
 }
 
 }  // namespace warpwatch::cli

@@ -17,7 +17,7 @@
 namespace warpwatch::cli {
 namespace {
 
-StatusOr<std::unique_ptr<v1::ScheduleService::Stub>> Stub(const ClientOptions& client) {
+StatusOr<std::unique_ptr<v1::ScheduleService::Stub>> ScheduleStub(const ClientOptions& client) {
   ASSIGN_OR_RETURN(std::shared_ptr<grpc::Channel> channel, MakeChannel(client));
   return v1::ScheduleService::NewStub(channel);
 }
@@ -32,8 +32,8 @@ int PrintSchedule(const ClientOptions& client, const v1::Schedule& s, const std:
   return kExitOk;
 }
 
-int RunList(const ClientOptions& client) {
-  auto stub = Stub(client);
+int RunScheduleList(const ClientOptions& client) {
+  auto stub = ScheduleStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   v1::ListSchedulesRequest request;
   v1::ListSchedulesResponse all;
@@ -57,7 +57,7 @@ int RunList(const ClientOptions& client) {
 int RunCreate(const ClientOptions& client, const detail::ScheduleFlags& flags) {
   StatusOr<v1::Schedule> schedule = detail::BuildSchedule(flags);
   if (!schedule.ok()) return ReportError(schedule.status());
-  auto stub = Stub(client);
+  auto stub = ScheduleStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   v1::CreateScheduleRequest request;
   *request.mutable_schedule() = std::move(*schedule);
@@ -72,7 +72,7 @@ int RunUpdate(const ClientOptions& client, const CLI::App& cmd,
               const detail::ScheduleFlags& flags) {
   StatusOr<v1::UpdateScheduleRequest> request = detail::BuildUpdate(cmd, flags);
   if (!request.ok()) return ReportError(request.status());
-  auto stub = Stub(client);
+  auto stub = ScheduleStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   v1::Schedule updated;
   grpc::Status status =
@@ -82,7 +82,7 @@ int RunUpdate(const ClientOptions& client, const CLI::App& cmd,
 }
 
 int RunDelete(const ClientOptions& client, const std::string& name) {
-  auto stub = Stub(client);
+  auto stub = ScheduleStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   v1::DeleteScheduleRequest request;
   request.set_name(name);
@@ -99,7 +99,7 @@ int RunDelete(const ClientOptions& client, const std::string& name) {
 }
 
 int RunTrigger(const ClientOptions& client, const std::string& name) {
-  auto stub = Stub(client);
+  auto stub = ScheduleStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   v1::TriggerScheduleRequest request;
   request.set_name(name);
@@ -115,8 +115,8 @@ int RunTrigger(const ClientOptions& client, const std::string& name) {
   return kExitOk;
 }
 
-int RunRuns(const ClientOptions& client, const std::string& name, int limit) {
-  auto stub = Stub(client);
+int RunScheduleRuns(const ClientOptions& client, const std::string& name, int limit) {
+  auto stub = ScheduleStub(client);
   if (!stub.ok()) return ReportError(stub.status());
   v1::ListScheduleRunsRequest request;
   request.set_name(name);
@@ -138,7 +138,7 @@ int RunRuns(const ClientOptions& client, const std::string& name, int limit) {
 void RegisterSchedules(CLI::App& app, const ClientOptions& client, int* exit_code) {
   CLI::App* list = app.add_subcommand(
       "schedules", "List schedules: cron, zone, GPUs they fan out to, next and last fire");
-  list->callback([&client, exit_code] { *exit_code = RunList(client); });
+  list->callback([&client, exit_code] { *exit_code = RunScheduleList(client); });
 
   CLI::App* group = app.add_subcommand(
       "schedule", "Create, update, delete or trigger a schedule, or list its runs");
@@ -173,9 +173,8 @@ void RegisterSchedules(CLI::App& app, const ClientOptions& client, int* exit_cod
   CLI::App* runs = group->add_subcommand("runs", "A schedule's runs, newest first");
   runs->add_option("name", *name, "schedule name")->required();
   runs->add_option("--limit", *limit, "runs shown (at most 200)")->capture_default_str();
-  runs->callback([&client, exit_code, name, limit] {
-    *exit_code = RunRuns(client, *name, *limit);
-  });
+  runs->callback(
+      [&client, exit_code, name, limit] { *exit_code = RunScheduleRuns(client, *name, *limit); });
 }
 
 }  // namespace warpwatch::cli

@@ -12,7 +12,7 @@
 namespace warpwatch::cli {
 namespace {
 
-std::string WithoutPrefix(std::string name, const std::string& prefix) {
+std::string CompareWithoutPrefix(std::string name, const std::string& prefix) {
   if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
   return name.empty() ? "-" : name;
 }
@@ -39,14 +39,14 @@ void PrintComparison(const v1::CompareRunsResponse& comparison, std::ostream& ou
                  "CLOCK MHZ", "OCC THEO", "OCC ACH"});
     std::map<std::string, int> verdicts;
     for (const v1::CaseComparison& c : comparison.cases()) {
-      const std::string verdict = WithoutPrefix(v1::ComparisonVerdict_Name(c.verdict()),
-                                                "COMPARISON_VERDICT_");
+      const std::string verdict =
+          CompareWithoutPrefix(v1::ComparisonVerdict_Name(c.verdict()), "COMPARISON_VERDICT_");
       ++verdicts[verdict];
       table.AddRow(
           {TerminalSafe(c.case_().canonical()), FormatSeconds(c.base_median_seconds()),
            FormatSeconds(c.new_median_seconds()), FormatChange(c.change()),
            c.has_cycles_change() ? FormatChange(c.cycles_change()) : "-", PValue(c), verdict,
-           WithoutPrefix(v1::Blame_Name(c.blame()), "BLAME_"),
+           CompareWithoutPrefix(v1::Blame_Name(c.blame()), "BLAME_"),
            Clocks(c.base_sm_clock_mhz(), c.new_sm_clock_mhz()),
            FormatPercent(c.base_theoretical_occupancy()) + "/" +
                FormatPercent(c.new_theoretical_occupancy()),

@@ -23,7 +23,7 @@ int Rank(v1::GpuHealthState state) {
   }
 }
 
-std::string Upper(std::string text) {
+std::string UpperCase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return text;
@@ -75,7 +75,7 @@ void PrintGpuHealthTable(const std::vector<v1::GpuHealth>& gpus, std::ostream& o
 
 void PrintNagiosCheck(const std::vector<v1::GpuHealth>& gpus, std::ostream& out) {
   const v1::GpuHealthState worst = WorstState(gpus);
-  out << "WARPWATCH GPU HEALTH " << Upper(GpuHealthStateName(worst)) << " - ";
+  out << "WARPWATCH GPU HEALTH " << UpperCase(GpuHealthStateName(worst)) << " - ";
   if (gpus.empty()) {
     out << "no GPU matches\n";
     return;

@@ -13,7 +13,7 @@
 namespace warpwatch::cli {
 namespace {
 
-std::string WithoutPrefix(std::string name, const std::string& prefix) {
+std::string IncidentWithoutPrefix(std::string name, const std::string& prefix) {
   if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
   return name.empty() ? "-" : name;
 }
@@ -32,11 +32,11 @@ std::string Joined(const google::protobuf::RepeatedPtrField<std::string>& values
 }  // namespace
 
 std::string IncidentStateLabel(v1::IncidentState state) {
-  return WithoutPrefix(v1::IncidentState_Name(state), "INCIDENT_STATE_");
+  return IncidentWithoutPrefix(v1::IncidentState_Name(state), "INCIDENT_STATE_");
 }
 
 std::string CauseClassLabel(v1::CauseClass cause_class) {
-  return WithoutPrefix(v1::CauseClass_Name(cause_class), "CAUSE_CLASS_");
+  return IncidentWithoutPrefix(v1::CauseClass_Name(cause_class), "CAUSE_CLASS_");
 }
 
 void PrintIncidentTable(const std::vector<v1::Incident>& incidents, std::ostream& out) {
@@ -48,7 +48,7 @@ void PrintIncidentTable(const std::vector<v1::Incident>& incidents, std::ostream
       {"ID", "STATE", "KIND", "CLASS", "GPU", "WINDOW", "CASES", "GPUS", "CHANGE", "CAUSE"});
   for (const v1::Incident& i : incidents) {
     table.AddRow({std::to_string(i.id()), IncidentStateLabel(i.state()),
-                  WithoutPrefix(v1::IncidentKind_Name(i.kind()), "INCIDENT_KIND_"),
+                  IncidentWithoutPrefix(v1::IncidentKind_Name(i.kind()), "INCIDENT_KIND_"),
                   CauseClassLabel(i.cause_class()), TerminalSafe(i.gpu_model()), Window(i),
                   std::to_string(i.cases()),
                   std::to_string(i.device_uuids_size()) + "/" + std::to_string(i.peers()),
@@ -113,7 +113,7 @@ void PrintExplanation(const v1::Explanation& e, std::ostream& out) {
 
 void PrintIncident(const v1::Incident& i, std::ostream& out) {
   out << "incident " << i.id() << ": " << IncidentStateLabel(i.state()) << ", "
-      << WithoutPrefix(v1::IncidentKind_Name(i.kind()), "INCIDENT_KIND_") << " on "
+      << IncidentWithoutPrefix(v1::IncidentKind_Name(i.kind()), "INCIDENT_KIND_") << " on "
       << TerminalSafe(i.gpu_model()) << ", " << Window(i) << "\n";
   out << "cause [" << CauseClassLabel(i.cause_class()) << "]: " << TerminalSafe(i.cause()) << "\n";
   for (const std::string& line : i.ruled_out()) out << "ruled out: " << TerminalSafe(line) << "\n";

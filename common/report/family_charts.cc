@@ -13,10 +13,10 @@ namespace warpwatch::report {
 namespace {
 
 using Measurements = std::vector<const v1::Measurement*>;
-using Params = std::map<std::string, int64_t>;
+using ChartParams = std::map<std::string, int64_t>;
 
-Params ParamsOf(const v1::Measurement& m) {
-  return Params(m.case_().params().begin(), m.case_().params().end());
+ChartParams ParamsOf(const v1::Measurement& m) {
+  return ChartParams(m.case_().params().begin(), m.case_().params().end());
 }
 
 bool Ok(const v1::Measurement& m) {
@@ -115,7 +115,7 @@ NamedChart TimeChart(const std::string& family, const catalog::FamilyInfo* info,
 
 // The point of `variant` at `params` (all the step's points share the same params).
 const v1::Measurement* Find(const Measurements& rows, const std::string& variant,
-                            const Params& params) {
+                            const ChartParams& params) {
   for (const auto* m : rows) {
     if (m->case_().variant() == variant && ParamsOf(*m) == params) return m;
   }
@@ -124,7 +124,7 @@ const v1::Measurement* Find(const Measurements& rows, const std::string& variant
 
 // Reduce's step chart, at the params the most steps can be read at.
 bool ReduceStepChart(const Measurements& rows, const std::string& gpu, NamedChart& out) {
-  std::map<Params, int> steps_at;
+  std::map<ChartParams, int> steps_at;
   for (const auto* m : rows) {
     for (const ReduceStep& s : ReduceSteps()) {
       if (m->case_().variant() == s.to && Find(rows, s.from, ParamsOf(*m)) != nullptr) {
@@ -133,7 +133,7 @@ bool ReduceStepChart(const Measurements& rows, const std::string& gpu, NamedChar
     }
   }
   if (steps_at.empty()) return false;
-  const Params params =
+  const ChartParams params =
       std::max_element(steps_at.begin(), steps_at.end(), [](const auto& a, const auto& b) {
         return a.second < b.second;
       })->first;

@@ -17,7 +17,7 @@ bool SameShared(const v1::Measurement& a, const v1::Measurement& b) {
   return true;
 }
 
-std::string Params(const v1::Measurement& m) {
+std::string LessonParamsText(const v1::Measurement& m) {
   std::map<std::string, int64_t> sorted(m.case_().params().begin(), m.case_().params().end());
   std::string out;
   for (const auto& [k, v] : sorted) out += (out.empty() ? "" : " ") + k + "=" + std::to_string(v);
@@ -48,7 +48,7 @@ std::string LessonVerdict(const std::vector<const v1::Measurement*>& rows,
     ++compared;
     const double ratio = m->stats().median() / rec->stats().median();
     if (ratio < 1 - kLessonTolerance) {
-      exceptions.push_back("`" + m->case_().variant() + "` at " + Params(*m) + " (" +
+      exceptions.push_back("`" + m->case_().variant() + "` at " + LessonParamsText(*m) + " (" +
                            FormatSeconds(m->stats().median()) + " vs " +
                            FormatSeconds(rec->stats().median()) + ")");
     }

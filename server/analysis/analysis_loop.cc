@@ -13,7 +13,7 @@ namespace {
 // How long one WaitForFinishedRun call may block, so Stop() is prompt.
 constexpr std::chrono::milliseconds kWaitSlice{250};
 
-bool Retryable(const Status& s) {
+bool LoopRetryable(const Status& s) {
   return s.code() == StatusCode::kUnavailable || s.code() == StatusCode::kAborted;
 }
 
@@ -63,7 +63,7 @@ StatusOr<int> AnalysisLoop::RunOnce() {
       night_.Discard();
     }
     if (!run.ok()) {
-      if (Retryable(run.status())) return run.status();
+      if (LoopRetryable(run.status())) return run.status();
       ++errors_;  // the store marked the run SKIPPED; go on with the next one
       ++claimed;
       spdlog::warn("msg=\"run analysis failed; run skipped\" error=\"{}\"",

@@ -13,7 +13,7 @@
 namespace warpwatch::server::gpu_health {
 namespace {
 
-std::string Percent(double fraction) {
+std::string FingerprintPercent(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", fraction * 100);
   return text;
@@ -33,7 +33,7 @@ std::string Describe(const v1::GpuSubsystemEvidence& e) {
         e.sm_clock_mhz() < e.peers_sm_clock_mhz()) {
       std::snprintf(clocks, sizeof clocks, "SM clock %.0f MHz against %.0f MHz on its night",
                     e.sm_clock_mhz(), e.peers_sm_clock_mhz());
-      text += std::string(clocks) + " (-" + Percent(e.max_change()) + " %)";
+      text += std::string(clocks) + " (-" + FingerprintPercent(e.max_change()) + " %)";
     } else {
       text += "most cases throttled while its night's peers were not";
     }
@@ -41,9 +41,9 @@ std::string Describe(const v1::GpuSubsystemEvidence& e) {
     char z[32];
     std::snprintf(z, sizeof z, "%.1f", e.max_z());
     const int cases = std::max(e.total_cases(), e.cases_size());
-    text += std::to_string(cases) + " cases " + Percent(e.min_change()) + "-" +
-            Percent(e.max_change()) + " % slower than same-night peers (median " +
-            Percent(e.median_change()) + " %, z up to " + z + ")";
+    text += std::to_string(cases) + " cases " + FingerprintPercent(e.min_change()) + "-" +
+            FingerprintPercent(e.max_change()) + " % slower than same-night peers (median " +
+            FingerprintPercent(e.median_change()) + " %, z up to " + z + ")";
   }
   text += " for " + Runs(e.runs()) + " since " + FormatTimestamp(e.since());
   if (!e.ongoing()) text += ", normal again on the newest run";

@@ -16,19 +16,19 @@ namespace {
 
 constexpr size_t kMaxCases = 20;
 
-google::protobuf::Timestamp ToProto(TimePoint at) {
+google::protobuf::Timestamp VerdictToProto(TimePoint at) {
   const int64_t micros =
       std::chrono::duration_cast<std::chrono::microseconds>(at.time_since_epoch()).count();
   return google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(micros);
 }
 
-v1::GpuHealthMark ToProto(const Mark& mark, const std::string& device_uuid) {
+v1::GpuHealthMark VerdictToProto(const Mark& mark, const std::string& device_uuid) {
   v1::GpuHealthMark out;
   out.set_device_uuid(device_uuid);
   out.set_action(mark.action);
   out.set_actor(mark.actor);
   out.set_note(mark.note);
-  *out.mutable_at() = ToProto(mark.at);
+  *out.mutable_at() = VerdictToProto(mark.at);
   return out;
 }
 
@@ -37,7 +37,7 @@ v1::GpuSubsystemEvidence EvidenceOf(v1::GpuSubsystem subsystem, const Episode& e
   out.set_subsystem(subsystem);
   out.set_name(std::string(SubsystemName(subsystem)));
   out.set_runs(e.runs);
-  *out.mutable_since() = ToProto(e.since);
+  *out.mutable_since() = VerdictToProto(e.since);
   out.set_min_change(e.min_change);
   out.set_max_change(e.max_change);
   out.set_max_z(e.max_z);
@@ -82,7 +82,7 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
       exclusion = m;
     }
   }
-  if (repaired) *out.mutable_repaired() = ToProto(*repaired, history.device_uuid);
+  if (repaired) *out.mutable_repaired() = VerdictToProto(*repaired, history.device_uuid);
 
   // A GPU is HEALTHY from the repair, else from its first judged run in the window (not from the
   // window's start: a GPU first measured yesterday was not seen healthy two weeks ago).
@@ -128,7 +128,7 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
                    });
   if (last_judged != nullptr) {
     out.set_last_run_id(last_judged->run_id);
-    *out.mutable_last_run_at() = ToProto(last_judged->started_at);
+    *out.mutable_last_run_at() = VerdictToProto(last_judged->started_at);
     for (v1::GpuSubsystem s : newest_judgement.measured) {
       if (sick_now.count(s) == 0) out.add_normal(s);
     }
@@ -151,17 +151,17 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
     computed = v1::GPU_HEALTH_STATE_UNKNOWN;
     reason = "expired: no judged run since " + FormatTime(*freshest) + " (expiry " +
              std::to_string(policy.expiry.count()) + " h)";
-    *out.mutable_since() = ToProto(*freshest + policy.expiry);
+    *out.mutable_since() = VerdictToProto(*freshest + policy.expiry);
   } else {
-    *out.mutable_since() = ToProto(machine.since());
+    *out.mutable_since() = VerdictToProto(machine.since());
     reason = judged == 0 ? "repaired; no judged run since" : "";
   }
   out.set_computed_state(computed);
   out.set_state(computed);
   if (exclusion && exclusion->action == v1::GPU_HEALTH_ACTION_EXCLUDED) {
-    *out.mutable_excluded() = ToProto(*exclusion, history.device_uuid);
+    *out.mutable_excluded() = VerdictToProto(*exclusion, history.device_uuid);
     out.set_state(v1::GPU_HEALTH_STATE_UNKNOWN);
-    *out.mutable_since() = ToProto(exclusion->at);
+    *out.mutable_since() = VerdictToProto(exclusion->at);
     reason = "excluded by " + exclusion->actor + " at " + FormatTime(exclusion->at) +
              (exclusion->note.empty() ? "" : ": " + exclusion->note);
   }

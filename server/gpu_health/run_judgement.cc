@@ -10,7 +10,7 @@
 namespace warpwatch::server::gpu_health {
 namespace {
 
-double Median(std::vector<double> values) {
+double JudgementMedian(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t n = values.size();
   if (n == 0) return 0;
@@ -67,7 +67,7 @@ RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
       changes.push_back(o.change);
       s.max_z = std::max(s.max_z, o.z);
     }
-    s.change = Median(changes);
+    s.change = JudgementMedian(changes);
     s.min_change = *std::min_element(changes.begin(), changes.end());
     s.max_change = *std::max_element(changes.begin(), changes.end());
     s.failing = s.change >= policy.failing_change;

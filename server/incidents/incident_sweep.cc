@@ -12,7 +12,7 @@
 namespace warpwatch::server::incidents {
 namespace {
 
-double Median(std::vector<double> v) {
+double MedianOrZero(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
@@ -90,7 +90,7 @@ IncidentDerived DeriveIncident(const IncidentMembers& members, int peers, int mo
   if (!changes.empty()) {
     d.min_change = *std::min_element(changes.begin(), changes.end());
     d.max_change = *std::max_element(changes.begin(), changes.end());
-    d.median_change = Median(changes);
+    d.median_change = MedianOrZero(changes);
   }
   IncidentView view;
   view.cause_key = members.key.cause_key;

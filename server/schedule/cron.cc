@@ -35,7 +35,7 @@ constexpr std::array<FieldSpec, 5> kFields = {{
     {"day of week", 0, 7, kDayNames, 7},
 }};
 
-std::vector<std::string_view> Split(std::string_view text, char sep, bool skip_empty) {
+std::vector<std::string_view> CronSplit(std::string_view text, char sep, bool skip_empty) {
   std::vector<std::string_view> parts;
   size_t start = 0;
   while (start <= text.size()) {
@@ -73,7 +73,7 @@ template <size_t N>
 Status ParseField(std::string_view text, const FieldSpec& f, std::bitset<N>* bits,
                   bool* restricted) {
   *restricted = text != "*";
-  for (std::string_view item : Split(text, ',', false)) {
+  for (std::string_view item : CronSplit(text, ',', false)) {
     if (item.empty()) return InvalidArgumentError(std::string(f.name) + ": empty list item");
     int step = 1;
     const size_t slash = item.find('/');
@@ -119,7 +119,7 @@ StatusOr<Cron> Cron::Parse(std::string_view expression, std::string_view time_zo
   for (char& c : spaced) {
     if (c == '\t') c = ' ';
   }
-  const std::vector<std::string_view> fields = Split(spaced, ' ', true);
+  const std::vector<std::string_view> fields = CronSplit(spaced, ' ', true);
   if (fields.size() != 5) {
     return InvalidArgumentError("cron: \"" + std::string(expression) + "\" has " +
                                 std::to_string(fields.size()) +

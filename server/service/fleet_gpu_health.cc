@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kGetGpuHealth = "/warpwatch.v1.FleetService/GetGpuHealth";
 constexpr std::string_view kListGpuHealth = "/warpwatch.v1.FleetService/ListGpuHealth";
 constexpr std::string_view kMarkGpuHealth = "/warpwatch.v1.FleetService/MarkGpuHealth";
-constexpr size_t kMaxNoteBytes = 2000;
+constexpr size_t kHealthMaxNoteBytes = 2000;
 constexpr size_t kMaxUuidBytes = 256;
 
 Status CheckUuid(const std::string& uuid) {
@@ -92,8 +92,9 @@ grpc::Status FleetServiceImpl::MarkGpuHealth(grpc::ServerContext* context,
         if (request->note().empty()) {
           return InvalidArgumentError("note: required (what was done, or why)");
         }
-        if (request->note().size() > kMaxNoteBytes) {
-          return InvalidArgumentError("note: over " + std::to_string(kMaxNoteBytes) + " bytes");
+        if (request->note().size() > kHealthMaxNoteBytes) {
+          return InvalidArgumentError("note: over " + std::to_string(kHealthMaxNoteBytes) +
+                                      " bytes");
         }
         if (health_store_ == nullptr) {
           return UnimplementedError("GPU health needs the PostgreSQL store");

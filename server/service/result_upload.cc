@@ -9,7 +9,7 @@
 namespace warpwatch::server {
 namespace {
 
-std::string DeterministicBytes(const v1::RunResult& result) {
+std::string UploadDeterministicBytes(const v1::RunResult& result) {
   std::string bytes;
   {
     google::protobuf::io::StringOutputStream stream(&bytes);
@@ -60,7 +60,7 @@ StatusOr<ParsedUpload> ParseUploadRun(const v1::UploadRunRequest& request, size_
   if (parsed.result.environment().device().name().empty()) {
     return InvalidArgumentError("environment.device.name: empty");
   }
-  parsed.content_sha256 = Sha256Hex(DeterministicBytes(parsed.result));
+  parsed.content_sha256 = Sha256Hex(UploadDeterministicBytes(parsed.result));
   return parsed;
 }
 

@@ -17,12 +17,13 @@ constexpr std::string_view kList = "/warpwatch.v1.ScheduleService/ListSchedules"
 constexpr std::string_view kUpdate = "/warpwatch.v1.ScheduleService/UpdateSchedule";
 constexpr std::string_view kDelete = "/warpwatch.v1.ScheduleService/DeleteSchedule";
 constexpr std::string_view kTrigger = "/warpwatch.v1.ScheduleService/TriggerSchedule";
-constexpr std::string_view kListRuns = "/warpwatch.v1.ScheduleService/ListScheduleRuns";
-constexpr size_t kMaxPageTokenLength = 1024;
+constexpr std::string_view kScheduleListRuns = "/warpwatch.v1.ScheduleService/ListScheduleRuns";
+constexpr size_t kScheduleMaxPageTokenLength = 1024;
 
 Status CheckPaging(int page_size, const std::string& page_token) {
   if (page_size < 0) return InvalidArgumentError("page_size: negative");
-  if (page_token.size() > kMaxPageTokenLength) return InvalidArgumentError("page_token: too long");
+  if (page_token.size() > kScheduleMaxPageTokenLength)
+    return InvalidArgumentError("page_token: too long");
   return OkStatus();
 }
 
@@ -169,7 +170,7 @@ grpc::Status ScheduleServiceImpl::ListScheduleRuns(grpc::ServerContext* context,
                                                    const v1::ListScheduleRunsRequest* request,
                                                    v1::ListScheduleRunsResponse* response) {
   return detail::AuthorizedCall(
-      *authorizer_, *context, kListRuns, [&](const auth::Principal&) -> Status {
+      *authorizer_, *context, kScheduleListRuns, [&](const auth::Principal&) -> Status {
         RETURN_IF_ERROR(detail::ValidateScheduleName(request->name(), "name"));
         RETURN_IF_ERROR(CheckPaging(request->page_size(), request->page_token()));
         ASSIGN_OR_RETURN(schedule::ScheduleStore * store, Ready());

@@ -15,12 +15,12 @@ namespace {
 using analysis::RunCase;
 using analysis::SeriesPoint;
 
-// Columns of a RunPoint without samples, in the order PointFromRow reads them from `first`.
+// Columns of a RunPoint without samples, in the order AnalysisPointFromRow reads them from `first`.
 constexpr const char* kPointColumns =
     "r.id, r.device_uuid, m.status, m.verified, m.throttled_fraction, m.median_seconds,"
     " m.median_sm_clock_mhz";
 
-detect::RunPoint PointFromRow(const pqxx::row& row, int first) {
+detect::RunPoint AnalysisPointFromRow(const pqxx::row& row, int first) {
   detect::RunPoint p;
   p.run_id = row[first].as<int64_t>();
   p.device_uuid = row[first + 1].as<std::string>();
@@ -115,7 +115,7 @@ StatusOr<std::vector<RunCase>> PgAnalysisTx::LoadRunCases() {
       c.variant = row[3].as<std::string>();
       c.params = ParseParams(row[4].as<std::string>());
       c.series_id = row[5].as<std::string>();
-      c.point = PointFromRow(row, 7);
+      c.point = AnalysisPointFromRow(row, 7);
       c.point.samples_seconds = ParseDoubleArray(row[6].as<std::string>());
       cases.push_back(std::move(c));
     }
@@ -195,7 +195,7 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
     Result out;
     for (const pqxx::row& row : rows) {
       SeriesPoint p;
-      p.point = PointFromRow(row, 1);
+      p.point = AnalysisPointFromRow(row, 1);
       p.started_at_micros = row[8].as<int64_t>();
       p.baseline_eligible = row[9].as<bool>();
       out[row[0].as<std::string>()].push_back(std::move(p));
@@ -217,7 +217,7 @@ StatusOr<std::vector<detect::RunPoint>> PgAnalysisTx::LoadPoints(
                         series_id, BigintArrayLiteral(run_ids), with_samples);
     Result out;
     for (const pqxx::row& row : rows) {
-      detect::RunPoint p = PointFromRow(row, 0);
+      detect::RunPoint p = AnalysisPointFromRow(row, 0);
       p.samples_seconds = ParseDoubleArray(row[7].as<std::string>());
       out.push_back(std::move(p));
     }
@@ -312,7 +312,7 @@ PgAnalysisTx::GoodPointsOfRuns(const std::vector<std::string>& series_ids,
             GoodPoint(3),
         BigintArrayLiteral(run_ids), TextArrayLiteral(series_ids), max_throttled_fraction);
     for (const pqxx::row& row : rows) {
-      detect::RunPoint p = PointFromRow(row, 1);
+      detect::RunPoint p = AnalysisPointFromRow(row, 1);
       out[p.run_id][row[0].as<std::string>()] = std::move(p);
     }
     return out;

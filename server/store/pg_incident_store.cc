@@ -73,8 +73,8 @@ Status AddDetails(pqxx::work& tx, v1::Incident& incident) {
 }
 
 template <typename Enum, typename NameFn>
-StatusOr<std::vector<std::string>> Names(const std::vector<Enum>& values, NameFn name,
-                                         const char* field) {
+StatusOr<std::vector<std::string>> IncidentNames(const std::vector<Enum>& values, NameFn name,
+                                                 const char* field) {
   std::vector<std::string> names;
   for (Enum v : values) {
     std::string n = name(v);
@@ -111,9 +111,9 @@ StatusOr<incidents::IncidentPage> PgIncidentStore::ListIncidents(
     const incidents::IncidentFilter& filter) {
   const int page_size = EffectivePageSize(filter.page_size, kIncidentPageSizes);
   ASSIGN_OR_RETURN(std::vector<std::string> states,
-                   Names(filter.states, incidents::IncidentStateName, "states"));
+                   IncidentNames(filter.states, incidents::IncidentStateName, "states"));
   ASSIGN_OR_RETURN(std::vector<std::string> classes,
-                   Names(filter.cause_classes, incidents::CauseClassName, "cause_classes"));
+                   IncidentNames(filter.cause_classes, incidents::CauseClassName, "cause_classes"));
   FilterFingerprint fingerprint;
   fingerprint.Add("incidents").Add(static_cast<int64_t>(states.size()));
   for (const std::string& s : states) fingerprint.Add(s);

@@ -28,7 +28,7 @@ FilterFingerprint JobFilterFingerprint(const JobFilter& filter,
 }
 
 template <typename Map>
-std::map<std::string, std::string> ToStdMap(const Map& m) {
+std::map<std::string, std::string> JobToStdMap(const Map& m) {
   return std::map<std::string, std::string>(m.begin(), m.end());
 }
 
@@ -46,8 +46,8 @@ StatusOr<v1::Job> PgStore::EnqueueJob(const v1::JobSpec& spec, int64_t points_to
   v1::JobSpec stored = spec;
   if (stored.max_attempts() <= 0) stored.set_max_attempts(kDefaultMaxAttempts);
   ASSIGN_OR_RETURN(std::string spec_json, MessageToJson(stored));
-  const std::string labels = StringMapToJson(ToStdMap(stored.labels()));
-  const std::string worker_labels = StringMapToJson(ToStdMap(stored.selector().worker_labels()));
+  const std::string labels = StringMapToJson(JobToStdMap(stored.labels()));
+  const std::string worker_labels = StringMapToJson(JobToStdMap(stored.selector().worker_labels()));
   return Run<v1::Job>("EnqueueJob", [&](pqxx::work& tx) -> StatusOr<v1::Job> {
     // A retry of a submit that already stored its job inserts nothing (the unique index on
     // (submitted_by, request_id)); concurrent retries wait on each other's row and see it.

@@ -26,7 +26,7 @@ std::string DownsampleSql() {
                        /*delete_picked=*/true);
 }
 
-double Float8(const pqxx::field& f) { return std::strtod(f.c_str(), nullptr); }
+double RollupFloat8(const pqxx::field& f) { return std::strtod(f.c_str(), nullptr); }
 
 }  // namespace
 
@@ -60,15 +60,15 @@ std::vector<v1::SeriesPoint> RollupPoints(pqxx::work& tx, const SeriesWindow& w)
     *p.mutable_at() = TimestampFromMicros(row[0].as<int64_t>());
     *p.mutable_period_end() = TimestampFromMicros(row[1].as<int64_t>());
     p.set_device_uuid(row[2].c_str());
-    p.set_median_seconds(Float8(row[3]));
-    p.set_median_sm_clock_mhz(Float8(row[4]));
+    p.set_median_seconds(RollupFloat8(row[3]));
+    p.set_median_sm_clock_mhz(RollupFloat8(row[4]));
     p.set_median_cycles(p.median_seconds() * p.median_sm_clock_mhz() * 1e6);
-    p.set_throttled_fraction(Float8(row[5]));
-    p.set_p10_seconds(Float8(row[6]));
-    p.set_p90_seconds(Float8(row[7]));
+    p.set_throttled_fraction(RollupFloat8(row[5]));
+    p.set_p10_seconds(RollupFloat8(row[6]));
+    p.set_p90_seconds(RollupFloat8(row[7]));
     p.set_runs(row[8].as<int>());
-    p.set_min_seconds(Float8(row[9]));
-    p.set_max_seconds(Float8(row[10]));
+    p.set_min_seconds(RollupFloat8(row[9]));
+    p.set_max_seconds(RollupFloat8(row[10]));
     p.set_verified(true);  // only good points are folded into the medians
     p.set_status(v1::POINT_STATUS_OK);
     out.push_back(std::move(p));

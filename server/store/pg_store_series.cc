@@ -36,27 +36,27 @@ std::string DeviceModel(pqxx::work& tx, const std::string& uuid) {
 
 // A float8 column's text. strtod reads PostgreSQL's spellings (NaN, Infinity, -Infinity) too, and
 // costs a fraction of pqxx's stream-based as<double>(): a series is thousands of them.
-double Float8(const pqxx::field& f) { return std::strtod(f.c_str(), nullptr); }
+double SeriesFloat8(const pqxx::field& f) { return std::strtod(f.c_str(), nullptr); }
 
 StatusOr<v1::SeriesPoint> PointFromRow(const pqxx::row& row) {
   v1::SeriesPoint p;
   p.set_run_id(row[0].as<int64_t>());
   *p.mutable_at() = TimestampFromMicros(row[1].as<int64_t>());
   p.set_device_uuid(row[2].c_str());
-  p.set_median_seconds(Float8(row[3]));
-  p.set_median_sm_clock_mhz(Float8(row[4]));
+  p.set_median_seconds(SeriesFloat8(row[3]));
+  p.set_median_sm_clock_mhz(SeriesFloat8(row[4]));
   // Cycles per launch: seconds x MHz x 1e6; unknown (0) without a clock.
   p.set_median_cycles(p.median_seconds() * p.median_sm_clock_mhz() * 1e6);
-  p.set_throttled_fraction(Float8(row[5]));
+  p.set_throttled_fraction(SeriesFloat8(row[5]));
   p.set_verified(row[6].as<bool>());
   if (std::strcmp(row[7].c_str(), "{}") != 0) {  // most runs carry no labels
     ASSIGN_OR_RETURN(auto labels, StringMapFromJson(row[7].as<std::string>()));
     p.mutable_labels()->insert(labels.begin(), labels.end());
   }
-  p.set_p10_seconds(Float8(row[8]));
-  p.set_p90_seconds(Float8(row[9]));
-  p.set_theoretical_occupancy(Float8(row[10]));
-  if (!row[11].is_null()) p.set_achieved_occupancy(Float8(row[11]));
+  p.set_p10_seconds(SeriesFloat8(row[8]));
+  p.set_p90_seconds(SeriesFloat8(row[9]));
+  p.set_theoretical_occupancy(SeriesFloat8(row[10]));
+  if (!row[11].is_null()) p.set_achieved_occupancy(SeriesFloat8(row[11]));
   const std::string status = row[12].as<std::string>();
   p.set_status(status == "OK"        ? v1::POINT_STATUS_OK
                : status == "FAILED"  ? v1::POINT_STATUS_FAILED

@@ -26,7 +26,7 @@ target_link_libraries(warpwatch_test_health_proto PUBLIC protobuf::libprotobuf g
 add_library(warpwatch_rpc_test_fixture STATIC runtime/rpc_test_fixture.cc)
 target_include_directories(warpwatch_rpc_test_fixture PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(warpwatch_rpc_test_fixture PUBLIC
-  warpwatch_server_edge warpwatch_test_support GTest::gtest)
+  warpwatch_server_edge warpwatch_test_support warpwatch_migrated_template GTest::gtest)
 warpwatch_strict(warpwatch_rpc_test_fixture)
 
 add_executable(server_edge_unit_tests

@@ -186,6 +186,17 @@ StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::CreateStandby(
   return server;
 }
 
+StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Attach(int port) {
+  if (port <= 0 || port > 65535) {
+    return InvalidArgumentError("shared PostgreSQL port " + std::to_string(port) +
+                                " is not a TCP port");
+  }
+  std::unique_ptr<PostgresServer> server(new PostgresServer("", RunAsUser{}, port, {}));
+  server->attached_ = true;
+  RETURN_IF_ERROR(server->Start());
+  return server;
+}
+
 PostgresServer::~PostgresServer() {
   if (pid_ > 0) {
     kill(pid_, SIGQUIT);  // immediate shutdown: the data is thrown away anyway
@@ -252,6 +263,12 @@ Status PostgresServer::StartProcess() {
 }
 
 Status PostgresServer::Stop() {
+  if (attached_) {
+    return FailedPreconditionError(
+        "the shared PostgreSQL on port " + std::to_string(port_) +
+        " belongs to tests/run.sh: a test that stops its server sets own_server_ "
+        "(tests/support/postgres_test.h)");
+  }
   if (pid_ <= 0) return OkStatus();
   kill(pid_, SIGINT);  // fast shutdown: disconnects clients, then exits
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -269,6 +286,13 @@ Status PostgresServer::Stop() {
 }
 
 Status PostgresServer::Start() {
+  if (attached_) {
+    const std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port_) +
+                                 " user=postgres dbname=postgres connect_timeout=5";
+    if (PQping(conninfo.c_str()) == PQPING_OK) return OkStatus();
+    return UnavailableError("the shared PostgreSQL on 127.0.0.1:" + std::to_string(port_) +
+                            " does not answer (WARPWATCH_TEST_POSTGRES_PORT)");
+  }
   if (pid_ > 0) return OkStatus();
   return StartProcess();
 }

@@ -33,6 +33,11 @@ class PostgresServer {
   // server (Stop/Start; the test may pause replay with pg_wal_replay_pause()).
   static StatusOr<std::unique_ptr<PostgresServer>> CreateStandby(
       const PostgresServer& primary, std::vector<std::string> settings = {});
+  // A server another process started and owns (tests/run.sh's shared server, see
+  // shared_postgres_main.cc), listening on 127.0.0.1:`port` with the harness's settings. Answers
+  // Url and CreateDatabase like any server; Start only checks that it answers, and Stop is
+  // FAILED_PRECONDITION: a test that stops its server needs a server of its own.
+  static StatusOr<std::unique_ptr<PostgresServer>> Attach(int port);
 
   // Stops the server (immediate shutdown) and removes the temp dir.
   ~PostgresServer();
@@ -44,7 +49,8 @@ class PostgresServer {
   // Starts again on the same data dir and port; returns once it accepts connections.
   // No-op if running.
   Status Start();
-  bool running() const { return pid_ > 0; }
+  bool running() const { return pid_ > 0 || attached_; }
+  bool attached() const { return attached_; }
 
   int port() const { return port_; }
   // "postgresql://postgres@127.0.0.1:PORT/DATABASE"
@@ -67,6 +73,7 @@ class PostgresServer {
   int port_;
   std::vector<std::string> settings_;  // extra "-c" settings, after the harness's own
   pid_t pid_ = -1;
+  bool attached_ = false;  // Attach: another process owns the server
 };
 
 }  // namespace warpwatch::testing

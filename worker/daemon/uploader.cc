@@ -10,7 +10,7 @@
 namespace warpwatch::worker {
 namespace {
 
-bool Transient(StatusCode code) {
+bool TransientUploadError(StatusCode code) {
   return code == StatusCode::kUnavailable || code == StatusCode::kDeadlineExceeded ||
          code == StatusCode::kAborted || code == StatusCode::kCancelled;
 }
@@ -205,7 +205,7 @@ Status Uploader::Send(int64_t run_id, const v1::RunEnvironment& environment,
       counts_.dropped += static_cast<int64_t>(batch.size());
       return error.Annotate("uploading " + std::to_string(batch.size()) + " measurements");
     }
-    bool retry = Transient(error.code()) ||
+    bool retry = TransientUploadError(error.code()) ||
                  ((error.code() == StatusCode::kInternal || error.code() == StatusCode::kUnknown) &&
                   ++internal_failures < options_.max_internal_retries);
     if (!retry) {

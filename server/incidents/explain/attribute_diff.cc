@@ -11,7 +11,7 @@
 namespace warpwatch::server::incidents {
 namespace {
 
-using M = v1::Measurement;
+using AttrMeasurement = v1::Measurement;
 
 std::string LimiterName(v1::OccupancyLimiter limiter) {
   switch (limiter) {
@@ -31,23 +31,35 @@ std::string LimiterName(v1::OccupancyLimiter limiter) {
 // An attribute compared exactly, by its text.
 struct ExactAttribute {
   const char* name;
-  std::function<std::string(const M&)> read;
+  std::function<std::string(const AttrMeasurement&)> read;
 };
 
 const std::vector<ExactAttribute>& ExactAttributes() {
   static const std::vector<ExactAttribute> attributes = {
       {"registers_per_thread",
-       [](const M& m) { return std::to_string(m.occupancy().registers_per_thread()); }},
+       [](const AttrMeasurement& m) {
+         return std::to_string(m.occupancy().registers_per_thread());
+       }},
       {"local_bytes_per_thread",
-       [](const M& m) { return std::to_string(m.occupancy().local_bytes_per_thread()); }},
+       [](const AttrMeasurement& m) {
+         return std::to_string(m.occupancy().local_bytes_per_thread());
+       }},
       {"static_shared_bytes",
-       [](const M& m) { return std::to_string(m.occupancy().static_shared_bytes()); }},
+       [](const AttrMeasurement& m) {
+         return std::to_string(m.occupancy().static_shared_bytes());
+       }},
       {"dynamic_shared_bytes",
-       [](const M& m) { return std::to_string(m.occupancy().dynamic_shared_bytes()); }},
-      {"block_size", [](const M& m) { return std::to_string(m.occupancy().block_size()); }},
-      {"grid_size", [](const M& m) { return std::to_string(m.occupancy().grid_size()); }},
+       [](const AttrMeasurement& m) {
+         return std::to_string(m.occupancy().dynamic_shared_bytes());
+       }},
+      {"block_size",
+       [](const AttrMeasurement& m) { return std::to_string(m.occupancy().block_size()); }},
+      {"grid_size",
+       [](const AttrMeasurement& m) { return std::to_string(m.occupancy().grid_size()); }},
       {"active_blocks_per_sm",
-       [](const M& m) { return std::to_string(m.occupancy().active_blocks_per_sm()); }},
+       [](const AttrMeasurement& m) {
+         return std::to_string(m.occupancy().active_blocks_per_sm());
+       }},
   };
   return attributes;
 }
@@ -82,16 +94,17 @@ void AddRatio(const std::string& name, const std::vector<double>& baseline, doub
 
 }  // namespace
 
-std::vector<v1::AttributeDifference> DiffAttributes(const std::vector<M>& baseline, const M& now) {
+std::vector<v1::AttributeDifference> DiffAttributes(const std::vector<AttrMeasurement>& baseline,
+                                                    const AttrMeasurement& now) {
   std::vector<v1::AttributeDifference> out;
-  std::vector<const M*> with_occupancy;
-  for (const M& m : baseline) {
+  std::vector<const AttrMeasurement*> with_occupancy;
+  for (const AttrMeasurement& m : baseline) {
     if (m.has_occupancy()) with_occupancy.push_back(&m);
   }
   if (with_occupancy.empty() || !now.has_occupancy()) return out;
   for (const ExactAttribute& a : ExactAttributes()) {
     std::set<std::string> values;
-    for (const M* m : with_occupancy) values.insert(a.read(*m));
+    for (const AttrMeasurement* m : with_occupancy) values.insert(a.read(*m));
     const std::string value = a.read(now);
     if (values.size() == 1 && *values.begin() == value) continue;
     if (values.count(value) > 0 && values.size() > 1) continue;  // the baseline varies too
@@ -99,7 +112,7 @@ std::vector<v1::AttributeDifference> DiffAttributes(const std::vector<M>& baseli
   }
   std::vector<double> theoretical, achieved;
   std::set<std::string> limiters;
-  for (const M* m : with_occupancy) {
+  for (const AttrMeasurement* m : with_occupancy) {
     theoretical.push_back(m->occupancy().theoretical());
     if (m->occupancy().has_achieved()) achieved.push_back(m->occupancy().achieved());
     limiters.insert(LimiterName(m->occupancy().limiter()));
@@ -113,7 +126,7 @@ std::vector<v1::AttributeDifference> DiffAttributes(const std::vector<M>& baseli
     AddRatio("achieved_occupancy", achieved, now.occupancy().achieved(), 0.02, out);
   }
   std::set<std::string> names;
-  for (const M* m : with_occupancy) names.insert(m->kernel_name());
+  for (const AttrMeasurement* m : with_occupancy) names.insert(m->kernel_name());
   if (!now.kernel_name().empty() && names.count(now.kernel_name()) == 0) {
     out.push_back(Difference("kernel_name", JoinValues(names), now.kernel_name()));
   }

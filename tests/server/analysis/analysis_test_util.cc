@@ -59,7 +59,7 @@ int64_t AnalysisTest::AddScheduleRun() {
 namespace {
 
 // A point as the worker reports it, with 20 samples around its median unless it has its own.
-v1::Measurement MeasurementOf(const Point& p) {
+v1::Measurement AnalysisTestMeasurementOf(const Point& p) {
   v1::Measurement m;
   m.mutable_case_()->set_family(p.family);
   m.mutable_case_()->set_variant(p.variant);
@@ -86,7 +86,7 @@ int64_t AnalysisTest::UploadRun(const std::vector<Point>& points, const Uploader
   v1::RunResult result;
   result.mutable_environment()->mutable_device()->set_uuid(device);
   result.mutable_environment()->mutable_device()->set_name(kModel);
-  for (const Point& p : points) *result.add_measurements() = MeasurementOf(p);
+  for (const Point& p : points) *result.add_measurements() = AnalysisTestMeasurementOf(p);
   // A distinct digest per call: the same points uploaded twice are two runs here.
   static int uploads = 0;
   StatusOr<UploadedRun> stored =
@@ -123,7 +123,7 @@ int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions&
           .at(0)
           .as<int64_t>();
   std::vector<v1::Measurement> batch;
-  for (const Point& p : points) batch.push_back(MeasurementOf(p));
+  for (const Point& p : points) batch.push_back(AnalysisTestMeasurementOf(p));
   if (options.uploaded) {  // as StoreUploadedRun records it
     Sql("UPDATE run SET uploaded_by = $2, history_owner = $2 WHERE id = $1", run_id,
         options.uploader);

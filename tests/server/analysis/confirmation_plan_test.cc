@@ -15,8 +15,8 @@ namespace {
     EXPECT_EQ(*_planned, (expected));                           \
   } while (0)
 
-RunCase Case(const std::string& family, const std::string& variant,
-             std::map<std::string, int64_t> params, double median = 1e-4) {
+RunCase ConfirmationPlanCase(const std::string& family, const std::string& variant,
+                             std::map<std::string, int64_t> params, double median = 1e-4) {
   RunCase c;
   c.family = family;
   c.variant = variant;
@@ -61,9 +61,9 @@ TEST(ConfirmationSpecTest, KeepsOnlyTheSuspectCasesOnTheirDevice) {
   original.set_timeout_seconds(600);
 
   const std::vector<RunCase> suspects = {
-      Case("memory.coalescing", "copy", {{"block_size", 256}, {"n", 16777216}}),
-      Case("memory.coalescing", "copy", {{"block_size", 256}, {"n", 67108864}}),
-      Case("reduce", "cub", {{"n", 16777216}}),
+      ConfirmationPlanCase("memory.coalescing", "copy", {{"block_size", 256}, {"n", 16777216}}),
+      ConfirmationPlanCase("memory.coalescing", "copy", {{"block_size", 256}, {"n", 67108864}}),
+      ConfirmationPlanCase("reduce", "cub", {{"n", 16777216}}),
   };
   const v1::JobSpec spec = ConfirmationSpec(original, suspects, "GPU-a", 42);
   ASSERT_EQ(spec.families_size(), 2);
@@ -96,7 +96,8 @@ TEST(ConfirmationSpecTest, KeepsOnlyTheSuspectCasesOnTheirDevice) {
 }
 
 TEST(ConfirmationSpecTest, ASpecTheCatalogRefusesCannotBePlanned) {
-  const std::vector<RunCase> suspects = {Case("memory.no_such_family", "copy", {{"n", 1}})};
+  const std::vector<RunCase> suspects = {
+      ConfirmationPlanCase("memory.no_such_family", "copy", {{"n", 1}})};
   const StatusOr<int64_t> planned =
       PlannedPoints(ConfirmationSpec(v1::JobSpec(), suspects, "GPU-a", 1));
   EXPECT_EQ(planned.status().code(), StatusCode::kInvalidArgument);
@@ -111,7 +112,7 @@ Suspect SuspectOf(const std::string& kind) {
 }
 
 TEST(ResolveWithConfirmationTest, TheSameVerdictAgainOpensTheRegression) {
-  const RunCase again = Case("memory.coalescing", "copy", {}, 1.05e-4);
+  const RunCase again = ConfirmationPlanCase("memory.coalescing", "copy", {}, 1.05e-4);
   const SuspectResolution r =
       ResolveWithConfirmation(SuspectOf(kKindRegression), &again, Baseline(1e-4), {});
   EXPECT_EQ(r.state, kStateOpen);
@@ -120,7 +121,7 @@ TEST(ResolveWithConfirmationTest, TheSameVerdictAgainOpensTheRegression) {
 }
 
 TEST(ResolveWithConfirmationTest, BackAtTheBaselineIsNoise) {
-  const RunCase back = Case("memory.coalescing", "copy", {}, 1.0002e-4);
+  const RunCase back = ConfirmationPlanCase("memory.coalescing", "copy", {}, 1.0002e-4);
   const SuspectResolution r =
       ResolveWithConfirmation(SuspectOf(kKindRegression), &back, Baseline(1e-4), {});
   EXPECT_EQ(r.state, kStateNoise);
@@ -129,19 +130,19 @@ TEST(ResolveWithConfirmationTest, BackAtTheBaselineIsNoise) {
 }
 
 TEST(ResolveWithConfirmationTest, TheOppositeVerdictIsNoise) {
-  const RunCase faster = Case("memory.coalescing", "copy", {}, 0.95e-4);
+  const RunCase faster = ConfirmationPlanCase("memory.coalescing", "copy", {}, 0.95e-4);
   EXPECT_EQ(ResolveWithConfirmation(SuspectOf(kKindRegression), &faster, Baseline(1e-4), {}).state,
             kStateNoise);
 }
 
 TEST(ResolveWithConfirmationTest, AnImprovementIsConfirmedByAFasterRun) {
-  const RunCase faster = Case("memory.coalescing", "copy", {}, 0.95e-4);
+  const RunCase faster = ConfirmationPlanCase("memory.coalescing", "copy", {}, 0.95e-4);
   EXPECT_EQ(ResolveWithConfirmation(SuspectOf(kKindImprovement), &faster, Baseline(1e-4), {}).state,
             kStateOpen);
 }
 
 TEST(ResolveWithConfirmationTest, AConfirmationThatCannotBeJudgedOpensUnconfirmed) {
-  RunCase throttled = Case("memory.coalescing", "copy", {}, 1.0e-4);
+  RunCase throttled = ConfirmationPlanCase("memory.coalescing", "copy", {}, 1.0e-4);
   throttled.point.throttled_fraction = 0.5;
   const SuspectResolution r =
       ResolveWithConfirmation(SuspectOf(kKindRegression), &throttled, Baseline(1e-4), {});

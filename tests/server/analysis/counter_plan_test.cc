@@ -9,7 +9,7 @@
 namespace warpwatch::server::analysis {
 namespace {
 
-RunCase Case(const std::string& family, const std::string& variant, bool ok = true) {
+RunCase CounterPlanCase(const std::string& family, const std::string& variant, bool ok = true) {
   RunCase c;
   c.family = family;
   c.variant = variant;
@@ -35,8 +35,9 @@ TEST(CounterPlanTest, OnlyRunsOfTimedJobsAskForACounterJob) {
 }
 
 TEST(CounterPlanTest, MeasuredCasesWithoutCountersAtTheirLevelAreTheJobsCases) {
-  const std::vector<RunCase> cases = {Case("memory.coalescing", "copy"), Case("reduce", "cub"),
-                                      Case("matmul", "tiled", /*ok=*/false)};
+  const std::vector<RunCase> cases = {CounterPlanCase("memory.coalescing", "copy"),
+                                      CounterPlanCase("reduce", "cub"),
+                                      CounterPlanCase("matmul", "tiled", /*ok=*/false)};
   const std::vector<RunCase> lacking = CasesWithoutCounters(cases, {cases[1].case_canonical});
   ASSERT_EQ(lacking.size(), 1u);  // reduce has counters, matmul failed
   EXPECT_EQ(lacking[0].case_canonical, cases[0].case_canonical);
@@ -53,7 +54,7 @@ TEST(CounterPlanTest, TheSpecCollectsCountersForTheCasesOnTheirGpuBehindTheNight
   original.mutable_measurement()->set_max_samples(2000);
   original.set_priority(5);
   const v1::JobSpec spec =
-      CounterJobSpec(original, {Case("memory.coalescing", "copy")}, "GPU-a", 42);
+      CounterJobSpec(original, {CounterPlanCase("memory.coalescing", "copy")}, "GPU-a", 42);
   EXPECT_TRUE(spec.measurement().collect_counters());
   EXPECT_EQ(spec.measurement().max_samples(), 2000);  // same settings otherwise
   EXPECT_EQ(spec.selector().gpu_uuid(), "GPU-a");
@@ -65,14 +66,16 @@ TEST(CounterPlanTest, TheSpecCollectsCountersForTheCasesOnTheirGpuBehindTheNight
   EXPECT_EQ(spec.labels().at("nightly"), "1");
   EXPECT_EQ(spec.priority(), 4);
   original.set_priority(-100);
-  EXPECT_EQ(CounterJobSpec(original, {Case("reduce", "cub")}, "GPU-a", 42).priority(), -100);
+  EXPECT_EQ(CounterJobSpec(original, {CounterPlanCase("reduce", "cub")}, "GPU-a", 42).priority(),
+            -100);
   EXPECT_FALSE(WantsCounterJob(spec));  // its run asks for no further counter job
 }
 
 TEST(CounterPlanTest, AConfirmationCollectsTheNewLevelsCounters) {
   v1::JobSpec original;
   original.add_families("*");
-  const v1::JobSpec spec = ConfirmationSpec(original, {Case("reduce", "cub")}, "GPU-a", 9);
+  const v1::JobSpec spec =
+      ConfirmationSpec(original, {CounterPlanCase("reduce", "cub")}, "GPU-a", 9);
   EXPECT_TRUE(spec.measurement().collect_counters());
   EXPECT_EQ(spec.labels().at(kConfirmsRunLabel), "9");
 }

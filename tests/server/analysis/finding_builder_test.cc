@@ -109,7 +109,7 @@ TEST(FindingFromDecisionTest, SameAndUnsureMakeNoRow) {
                    .has_value());
 }
 
-detect::FleetView View(int64_t outlier_run) {
+detect::FleetView FindingBuilderView(int64_t outlier_run) {
   detect::FleetView view;
   view.judged = true;
   for (int64_t run : {100, 101, 102, 103}) {
@@ -128,7 +128,7 @@ detect::FleetView View(int64_t outlier_run) {
 }
 
 TEST(FindingFromFleetTest, TheRunsOwnDeviceAsOutlierIsAnOpenOutlier) {
-  const auto findings = FindingsFromFleet(ClaimedRunOf(), CopyCase(), View(100), {});
+  const auto findings = FindingsFromFleet(ClaimedRunOf(), CopyCase(), FindingBuilderView(100), {});
   ASSERT_EQ(findings.size(), 1u);
   const Finding* f = &findings[0];
   EXPECT_EQ(f->run_id, 0);  // the claimed run
@@ -141,14 +141,14 @@ TEST(FindingFromFleetTest, TheRunsOwnDeviceAsOutlierIsAnOpenOutlier) {
 }
 
 TEST(FindingFromFleetTest, AnotherDevicesOutlierIsReportedUnderItsOwnRun) {
-  const auto findings = FindingsFromFleet(ClaimedRunOf(), CopyCase(), View(102), {});
+  const auto findings = FindingsFromFleet(ClaimedRunOf(), CopyCase(), FindingBuilderView(102), {});
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].run_id, 102);
   EXPECT_EQ(findings[0].device_uuid, "GPU-102");
   EXPECT_EQ(findings[0].measurement_id, 0);
   EXPECT_EQ(findings[0].baseline_run_ids, (std::vector<int64_t>{100, 101, 103}));
   EXPECT_NE(findings[0].note.find("joined the night"), std::string::npos) << findings[0].note;
-  detect::FleetView unjudged = View(100);
+  detect::FleetView unjudged = FindingBuilderView(100);
   unjudged.judged = false;
   EXPECT_TRUE(FindingsFromFleet(ClaimedRunOf(), CopyCase(), unjudged, {}).empty());
 }

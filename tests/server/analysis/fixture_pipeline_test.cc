@@ -22,7 +22,7 @@
 namespace warpwatch::server::testing {
 namespace {
 
-const std::string kFixtures = WARPWATCH_FIXTURES_DIR;
+const std::string kFixturePipelineFixtures = WARPWATCH_FIXTURES_DIR;
 constexpr size_t kBaselineNights = 5;  // DetectionConfig::min_baseline_runs
 constexpr size_t kStepNights = 4;      // the issue's four nights at the new level
 
@@ -73,7 +73,8 @@ class FixturePipelineTest : public AnalysisTest {
   void SetUp() override {
     AnalysisTest::SetUp();
     if (HasFatalFailure()) return;
-    const auto paths = detect::power::FindRunFixturesIn(kFixtures + "/h100_nightly_runs");
+    const auto paths =
+        detect::power::FindRunFixturesIn(kFixturePipelineFixtures + "/h100_nightly_runs");
     for (const std::string& path : paths) {
       auto run = detect::power::ReadRunFixture(path, /*with_samples=*/true);
       ASSERT_TRUE(run.ok()) << run.status().ToString();
@@ -86,7 +87,8 @@ class FixturePipelineTest : public AnalysisTest {
   // (detect_power's leave-one-out over all 16, docs/results/detection_power.md): the cases the
   // issue asks +3 % to be caught on. A GPU with only 5 nights of history publishes larger ones.
   static std::set<std::string> QuietCases() {
-    const auto paths = detect::power::FindRunFixturesIn(kFixtures + "/h100_nightly_runs");
+    const auto paths =
+        detect::power::FindRunFixturesIn(kFixturePipelineFixtures + "/h100_nightly_runs");
     auto repeated = detect::power::LoadRepeatedRuns(paths, /*with_samples=*/false);
     std::set<std::string> quiet;
     if (!repeated.ok()) return quiet;

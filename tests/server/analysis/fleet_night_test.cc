@@ -8,9 +8,9 @@
 namespace warpwatch::server::testing {
 namespace {
 
-constexpr int kDevices = 8;
+constexpr int kFleetNightDevices = 8;
 
-std::string Gpu(int i) { return "GPU-" + std::to_string(i); }
+std::string FleetNightGpu(int i) { return "GPU-" + std::to_string(i); }
 
 class FleetNightTest : public RunAnalyzerTest {
  protected:
@@ -18,8 +18,8 @@ class FleetNightTest : public RunAnalyzerTest {
   // One night of every GPU, each run analysed as it finishes (the order workers finish in).
   void Night(double median, int64_t schedule_run, const std::string& git_sha, int slow_device = -1,
              double slow_median = 0) {
-    for (int i = 0; i < kDevices; ++i) {
-      RunOptions options = OnDevice(Gpu(i));
+    for (int i = 0; i < kFleetNightDevices; ++i) {
+      RunOptions options = OnDevice(FleetNightGpu(i));
       options.schedule_run_id = schedule_run;
       options.git_sha = git_sha;
       AddRun({Copy(i == slow_device ? slow_median : median * (1 + 0.001 * (i % 3)))}, options);
@@ -46,7 +46,7 @@ TEST_F(FleetNightTest, OneDeviceFivePercentSlowerAmongEightIsAnOutlier) {
   Night(1.0e-4, AddScheduleRun(), "", /*slow_device=*/5, /*slow_median=*/1.05e-4);
   pqxx::result r = Sql("SELECT device_uuid, change FROM regression WHERE kind = 'OUTLIER'");
   ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(r[0][0].as<std::string>(), Gpu(5));
+  EXPECT_EQ(r[0][0].as<std::string>(), FleetNightGpu(5));
   EXPECT_NEAR(r[0][1].as<double>(), 0.05, 0.005);
 }
 
@@ -54,7 +54,7 @@ TEST_F(FleetNightTest, OneSlowDeviceIsFoundWithoutAScheduleToo) {
   Night(1.0e-4, 0, "abc123", /*slow_device=*/2, /*slow_median=*/1.06e-4);
   pqxx::result r = Sql("SELECT device_uuid FROM regression WHERE kind = 'OUTLIER'");
   ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(r[0][0].as<std::string>(), Gpu(2));
+  EXPECT_EQ(r[0][0].as<std::string>(), FleetNightGpu(2));
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace warpwatch::server::testing {
 namespace {
 
 // Store tests act as an admin would: every pin may be removed.
-const Store::PinGuard kAnyPin = [](const v1::BaselinePin&) { return OkStatus(); };
+const Store::PinGuard kPinnedBaselineAnyPin = [](const v1::BaselinePin&) { return OkStatus(); };
 
 constexpr double kRelease = 1e-4;  // the release build's median
 constexpr double kSlow = 1.06e-4;  // where the series crept to, a little each night
@@ -103,7 +103,7 @@ TEST_F(PinnedBaselineTest, TheConfirmationIsJudgedAgainstThePinToo) {
 TEST_F(PinnedBaselineTest, UnpinningReturnsTheSeriesToItsRollingWindow) {
   const int64_t release = AddReleaseAndSlowNights();
   const int64_t pin = Pin({release});
-  ASSERT_TRUE(store_->UnpinBaseline(pin, kAnyPin).ok());
+  ASSERT_TRUE(store_->UnpinBaseline(pin, kPinnedBaselineAnyPin).ok());
   const int64_t night = AddRun({At(kSlow)});
   ASSERT_EQ(AnalyzeAll(), 1);
   EXPECT_EQ(RegressionsOf(night).size(), 0u);

@@ -9,7 +9,7 @@
 namespace warpwatch::server::auth {
 namespace {
 
-constexpr std::string_view kMethod = "/warpwatch.v1.JobService/GetJob";
+constexpr std::string_view kTokenDigestMethod = "/warpwatch.v1.JobService/GetJob";
 
 TEST(TokenDigestTest, IsTheSha256OfTheToken) {
   // SHA-256("abc"), FIPS 180-2 appendix B.1.
@@ -28,14 +28,15 @@ TEST(TokenDigestTest, TokensDifferingOnlyInTheirLastCharacterAreTwoPrincipals) {
   tokens["prefix-shared-token-A"] = Principal{"alice", Role::kReader, std::nullopt};
   tokens["prefix-shared-token-B"] = Principal{"bob", Role::kReader, std::nullopt};
   const Authorizer authorizer(tokens);
-  auto alice = authorizer.Authorize("Bearer prefix-shared-token-A", kMethod);
-  auto bob = authorizer.Authorize("Bearer prefix-shared-token-B", kMethod);
+  auto alice = authorizer.Authorize("Bearer prefix-shared-token-A", kTokenDigestMethod);
+  auto bob = authorizer.Authorize("Bearer prefix-shared-token-B", kTokenDigestMethod);
   ASSERT_TRUE(alice.ok() && bob.ok());
   EXPECT_EQ(alice->name, "alice");
   EXPECT_EQ(bob->name, "bob");
-  EXPECT_EQ(authorizer.Authorize("Bearer prefix-shared-token-C", kMethod).status().code(),
-            StatusCode::kUnauthenticated);
-  EXPECT_EQ(authorizer.Authorize("Bearer prefix-shared-token-", kMethod).status().code(),
+  EXPECT_EQ(
+      authorizer.Authorize("Bearer prefix-shared-token-C", kTokenDigestMethod).status().code(),
+      StatusCode::kUnauthenticated);
+  EXPECT_EQ(authorizer.Authorize("Bearer prefix-shared-token-", kTokenDigestMethod).status().code(),
             StatusCode::kUnauthenticated);
 }
 

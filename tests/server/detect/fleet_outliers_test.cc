@@ -10,14 +10,15 @@
 namespace warpwatch::server::detect {
 namespace {
 
-std::vector<RunPoint> Fleet(const std::vector<double>& medians) {
+std::vector<RunPoint> FleetOutliersFleet(const std::vector<double>& medians) {
   std::vector<RunPoint> devices = testing::GoodRuns(medians);
   for (size_t i = 0; i < devices.size(); ++i) devices[i].device_uuid = "GPU-" + std::to_string(i);
   return devices;
 }
 
 TEST(FleetOutliersTest, TheOneSlowDeviceIsTheOutlier) {
-  const FleetView view = FindFleetOutliers(Fleet({1.000, 1.004, 0.997, 1.10, 1.002, 0.999, 1.001}));
+  const FleetView view =
+      FindFleetOutliers(FleetOutliersFleet({1.000, 1.004, 0.997, 1.10, 1.002, 0.999, 1.001}));
   ASSERT_TRUE(view.judged);
   for (const DeviceJudgement& d : view.devices) {
     EXPECT_EQ(d.outlier, d.device_uuid == "GPU-3") << d.device_uuid;
@@ -27,27 +28,28 @@ TEST(FleetOutliersTest, TheOneSlowDeviceIsTheOutlier) {
 }
 
 TEST(FleetOutliersTest, AHealthyFleetHasNoOutlier) {
-  const FleetView view = FindFleetOutliers(Fleet({1.000, 1.004, 0.997, 1.006, 1.002, 0.995}));
+  const FleetView view =
+      FindFleetOutliers(FleetOutliersFleet({1.000, 1.004, 0.997, 1.006, 1.002, 0.995}));
   ASSERT_TRUE(view.judged);
   for (const DeviceJudgement& d : view.devices) EXPECT_FALSE(d.outlier) << d.device_uuid;
 }
 
 TEST(FleetOutliersTest, AFastDeviceIsAnOutlierToo) {
-  const FleetView view = FindFleetOutliers(Fleet({1.0, 1.0, 1.0, 1.0, 0.9}));
+  const FleetView view = FindFleetOutliers(FleetOutliersFleet({1.0, 1.0, 1.0, 1.0, 0.9}));
   ASSERT_TRUE(view.judged);
   EXPECT_TRUE(view.devices[4].outlier);
   EXPECT_EQ(view.devices[4].direction, Verdict::kFaster);
 }
 
 TEST(FleetOutliersTest, ThreeDevicesAreTooFewToJudge) {
-  const FleetView view = FindFleetOutliers(Fleet({1.0, 1.0, 2.0}));
+  const FleetView view = FindFleetOutliers(FleetOutliersFleet({1.0, 1.0, 2.0}));
   EXPECT_FALSE(view.judged);
   EXPECT_FALSE(view.reason.empty());
   EXPECT_TRUE(view.devices.empty());
 }
 
 TEST(FleetOutliersTest, BadDevicesAreIgnoredAndNamed) {
-  std::vector<RunPoint> devices = Fleet({1.0, 1.0, 1.0, 1.0, NAN, 1.0});
+  std::vector<RunPoint> devices = FleetOutliersFleet({1.0, 1.0, 1.0, 1.0, NAN, 1.0});
   devices[5].throttled_fraction = 0.5;
   const FleetView view = FindFleetOutliers(devices);
   ASSERT_TRUE(view.judged);
@@ -62,15 +64,16 @@ TEST(FleetOutliersTest, BadDevicesAreIgnoredAndNamed) {
 // night, and its medians move 15.7 % (sd) between that host's runs. Against the three peers' MAD
 // alone that is an outlier; against the case's own between-run noise it is not.
 TEST(FleetOutliersTest, ACaseNoisierBetweenRunsThanItsPeersAgreeIsJudgedOnItsNoise) {
-  const std::vector<RunPoint> night = Fleet({1.000, 1.020, 0.990, 1.355});
+  const std::vector<RunPoint> night = FleetOutliersFleet({1.000, 1.020, 0.990, 1.355});
   EXPECT_TRUE(FindFleetOutliers(night).devices[3].outlier);
   const FleetView view = FindFleetOutliers(night, FleetConfig(), 0.157);
   EXPECT_FALSE(view.devices[3].outlier);
   EXPECT_NEAR(view.devices[3].others_sigma, 0.157, 0.001);  // x the others' median, 1.0
   // A real fault stays an outlier against the same noise: 80 % slower is z ~5.
-  EXPECT_TRUE(FindFleetOutliers(Fleet({1.000, 1.020, 0.990, 1.80}), FleetConfig(), 0.157)
-                  .devices[3]
-                  .outlier);
+  EXPECT_TRUE(
+      FindFleetOutliers(FleetOutliersFleet({1.000, 1.020, 0.990, 1.80}), FleetConfig(), 0.157)
+          .devices[3]
+          .outlier);
   // Unknown noise (NaN) and a quiet case keep the peers' scale.
   EXPECT_TRUE(FindFleetOutliers(night, FleetConfig(), NAN).devices[3].outlier);
   EXPECT_TRUE(FindFleetOutliers(night, FleetConfig(), 0.001).devices[3].outlier);

@@ -16,7 +16,7 @@ constexpr int kDevices = 8;
 
 std::string Gpu(int i) { return "GPU-health-" + std::to_string(i); }
 
-Point Case(const std::string& family, const std::string& variant, double median) {
+Point FleetHealthCase(const std::string& family, const std::string& variant, double median) {
   Point p;
   p.family = family;
   p.variant = variant;
@@ -26,7 +26,7 @@ Point Case(const std::string& family, const std::string& variant, double median)
 }
 
 // How much slower a GPU runs a night, by kind of case.
-struct Slowdown {
+struct FleetHealthSlowdown {
   double memory = 0;   // the HBM-bound families (memory.coalescing, reduce)
   double compute = 0;  // instr.arithmetic, shared.bank_conflicts
 };
@@ -46,27 +46,30 @@ class FleetHealthTest : public RunAnalyzerTest {
 
   // One night: every GPU measured in one schedule run and analysed as it finishes; GPU i runs
   // `slow(i)` slower.
-  void Night(const std::function<Slowdown(int)>& slow) {
+  void Night(const std::function<FleetHealthSlowdown(int)>& slow) {
     const int64_t schedule_run = AddScheduleRun();
     for (int i = 0; i < kDevices; ++i) {
-      const Slowdown s = slow(i);
+      const FleetHealthSlowdown s = slow(i);
       const double jitter = 1 + 0.001 * (i % 3);  // GPUs of a model differ a little
       RunOptions options = OnDevice(Gpu(i));
       options.schedule_run_id = schedule_run;
-      AddRun({Copy(1e-4 * jitter * (1 + s.memory)), Strided(2, 2e-4 * jitter * (1 + s.memory)),
-              Reduce(3e-5 * jitter * (1 + s.memory)),
-              Case("instr.arithmetic", "fp32_fma", 5e-5 * jitter * (1 + s.compute)),
-              Case("shared.bank_conflicts", "stride_1", 4e-5 * jitter * (1 + s.compute))},
-             options);
+      AddRun(
+          {Copy(1e-4 * jitter * (1 + s.memory)), Strided(2, 2e-4 * jitter * (1 + s.memory)),
+           Reduce(3e-5 * jitter * (1 + s.memory)),
+           FleetHealthCase("instr.arithmetic", "fp32_fma", 5e-5 * jitter * (1 + s.compute)),
+           FleetHealthCase("shared.bank_conflicts", "stride_1", 4e-5 * jitter * (1 + s.compute))},
+          options);
       ASSERT_EQ(AnalyzeAll(), 1);
     }
   }
   void CleanNight() {
-    Night([](int) { return Slowdown{}; });
+    Night([](int) { return FleetHealthSlowdown{}; });
   }
   // GPU `sick` runs its memory-bound cases `memory` slower; the others are clean.
   void SickNight(int sick, double memory) {
-    Night([=](int i) { return i == sick ? Slowdown{memory, 0} : Slowdown{}; });
+    Night([=](int i) {
+      return i == sick ? FleetHealthSlowdown{memory, 0} : FleetHealthSlowdown{};
+    });
   }
 
   v1::GpuHealth Health(int gpu, TimePoint now = std::chrono::system_clock::now()) {
@@ -117,7 +120,7 @@ TEST_F(FleetHealthTest, OneGpuSlowOnMemoryForThreeNightsIsDegradedWithTheHbmFing
 TEST_F(FleetHealthTest, AFleetWideSlowdownDegradesNoGpu) {
   CleanNight();
   for (int night = 0; night < 3; ++night) {
-    Night([](int) { return Slowdown{0.07, 0.07}; });
+    Night([](int) { return FleetHealthSlowdown{0.07, 0.07}; });
   }
   for (int i = 0; i < kDevices; ++i) {
     const v1::GpuHealth health = Health(i);

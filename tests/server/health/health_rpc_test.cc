@@ -18,6 +18,8 @@ using grpc::health::v1::HealthCheckResponse;
 
 class HealthRpcTest : public RpcTest {
  protected:
+  // Its tests stop or replicate the server: one of this process's own, not the run's shared one.
+  HealthRpcTest() { own_server_ = true; }
   HealthCheckResponse::ServingStatus Check(const std::string& service) {
     auto stub = grpc::health::v1::Health::NewStub(Channel());
     grpc::health::v1::HealthCheckRequest request;

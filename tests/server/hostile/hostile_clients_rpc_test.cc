@@ -33,9 +33,9 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kSubmitter = "submitter-token-4f1c9a2e77";
-constexpr const char* kReader = "reader-token-8b3d5e6f90";
-constexpr const char* kWorker = "worker-token-1a2b3c4d5e";
+constexpr const char* kHostileClientsSubmitter = "submitter-token-4f1c9a2e77";
+constexpr const char* kHostileClientsReader = "reader-token-8b3d5e6f90";
+constexpr const char* kHostileClientsWorker = "worker-token-1a2b3c4d5e";
 constexpr const char* kExpired = "expired-token-9e8d7c6b5a";
 constexpr int kMaxWatches = 32;
 
@@ -130,10 +130,11 @@ class HostileClientsRpcTest : public RpcTest {
 
     server::ServerConfig config = TestConfig();
     config.log_level = "trace";
-    config.tokens_file = dir_.Write(
-        "tokens", std::string(kSubmitter) + " submitter ci\n" + kReader + " reader dashboards\n" +
-                      kWorker + " worker node-1\n" + kExpired +
-                      " submitter contractor expires=2020-01-01T00:00:00Z\n");
+    config.tokens_file =
+        dir_.Write("tokens", std::string(kHostileClientsSubmitter) + " submitter ci\n" +
+                                 kHostileClientsReader + " reader dashboards\n" +
+                                 kHostileClientsWorker + " worker node-1\n" + kExpired +
+                                 " submitter contractor expires=2020-01-01T00:00:00Z\n");
     config.max_watch_streams = kMaxWatches;
     config.max_watch_streams_per_principal = kMaxWatches;  // one reader token opens them all
     config.max_parked_polls_per_principal = 1000;           // one worker token polls 200 at once
@@ -155,7 +156,8 @@ class HostileClientsRpcTest : public RpcTest {
     spdlog::set_level(previous_level_);
     const std::string logs = log_.str();
     EXPECT_NE(logs.find("bearer tokens loaded"), std::string::npos) << "the log capture saw nothing";
-    for (const char* token : {kSubmitter, kReader, kWorker, kExpired}) {
+    for (const char* token :
+         {kHostileClientsSubmitter, kHostileClientsReader, kHostileClientsWorker, kExpired}) {
       EXPECT_EQ(logs.find(token), std::string::npos) << "a token reached the logs";
     }
   }
@@ -164,7 +166,8 @@ class HostileClientsRpcTest : public RpcTest {
     v1::SubmitJobRequest request;
     *request.mutable_spec() = ValidSpec();
     v1::Job job;
-    const grpc::Status status = JobStub()->SubmitJob(Context(kSubmitter).get(), request, &job);
+    const grpc::Status status =
+        JobStub()->SubmitJob(Context(kHostileClientsSubmitter).get(), request, &job);
     EXPECT_TRUE(status.ok()) << status.error_message();
     return job.id();
   }
@@ -173,7 +176,8 @@ class HostileClientsRpcTest : public RpcTest {
     v1::GetJobRequest request;
     request.set_job_id(id);
     v1::Job job;
-    const grpc::Status status = JobStub()->GetJob(Context(kReader).get(), request, &job);
+    const grpc::Status status =
+        JobStub()->GetJob(Context(kHostileClientsReader).get(), request, &job);
     EXPECT_TRUE(status.ok()) << status.error_message();
     return job;
   }
@@ -190,8 +194,9 @@ TEST_F(HostileClientsRpcTest, AMessageOverTheServersLimitIsResourceExhaustedAndT
   *request.mutable_spec() = ValidSpec();
   (*request.mutable_spec()->mutable_labels())["blob"] = std::string(40u << 20, 'a');  // > 33 MiB
   v1::Job job;
-  const grpc::Status status = v1::JobService::NewStub(OwnChannel(Address()))
-                                  ->SubmitJob(Context(kSubmitter).get(), request, &job);
+  const grpc::Status status =
+      v1::JobService::NewStub(OwnChannel(Address()))
+          ->SubmitJob(Context(kHostileClientsSubmitter).get(), request, &job);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
 
   const int64_t id = SubmitOne();
@@ -204,7 +209,8 @@ TEST_F(HostileClientsRpcTest, AMessageUnderTheMethodsLimitButOverAFieldsLimitNam
   // Under the 4 MiB every small method takes (detail::kMaxSmallRequestBytes).
   (*request.mutable_spec()->mutable_labels())["blob"] = std::string(2u << 20, 'a');
   v1::Job job;
-  const grpc::Status status = JobStub()->SubmitJob(Context(kSubmitter).get(), request, &job);
+  const grpc::Status status =
+      JobStub()->SubmitJob(Context(kHostileClientsSubmitter).get(), request, &job);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find("blob"), std::string::npos) << status.error_message();
 }
@@ -214,14 +220,15 @@ TEST_F(HostileClientsRpcTest, AMessageOverASmallMethodsLimitIsRefusedNamingIt) {
   *request.mutable_spec() = ValidSpec();
   (*request.mutable_spec()->mutable_labels())["blob"] = std::string(8u << 20, 'a');
   v1::Job job;
-  const grpc::Status status = JobStub()->SubmitJob(Context(kSubmitter).get(), request, &job);
+  const grpc::Status status =
+      JobStub()->SubmitJob(Context(kHostileClientsSubmitter).get(), request, &job);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_NE(status.error_message().find("limit of 4194304"), std::string::npos)
       << status.error_message();
 }
 
 TEST_F(HostileClientsRpcTest, OversizeMetadataIsRefusedAndTheServerGoesOn) {
-  auto context = Context(kReader);
+  auto context = Context(kHostileClientsReader);
   context->AddMetadata("x-junk", std::string(64 * 1024, 'j'));
   v1::GetJobRequest request;
   request.set_job_id(1);
@@ -235,7 +242,7 @@ TEST_F(HostileClientsRpcTest, OversizeMetadataIsRefusedAndTheServerGoesOn) {
 
 TEST_F(HostileClientsRpcTest, AWatchThatIsNeverReadNeitherHoldsUpTheJobNorTheServer) {
   const int64_t id = SubmitOne();
-  auto watch_context = Context(kReader);
+  auto watch_context = Context(kHostileClientsReader);
   watch_context->set_deadline(std::chrono::system_clock::now() + 60s);
   v1::GetJobRequest request;
   request.set_job_id(id);
@@ -245,7 +252,7 @@ TEST_F(HostileClientsRpcTest, AWatchThatIsNeverReadNeitherHoldsUpTheJobNorTheSer
   v1::CancelJobRequest cancel;
   cancel.set_job_id(id);
   v1::Job job;
-  ASSERT_TRUE(JobStub()->CancelJob(Context(kSubmitter).get(), cancel, &job).ok());
+  ASSERT_TRUE(JobStub()->CancelJob(Context(kHostileClientsSubmitter).get(), cancel, &job).ok());
   EXPECT_TRUE(WaitUntil([&] { return Get(id).state() == v1::JOB_STATE_CANCELLED; }, 5s));
 
   // The server stops promptly with the unread stream still open.
@@ -271,7 +278,7 @@ TEST_F(HostileClientsRpcTest, WatchesPastTheLimitAreRefusedAtOnceAndTheirSlotsCo
   v1::GetJobRequest request;
   request.set_job_id(id);
   for (int i = 0; i < kStreams; ++i) {
-    contexts.push_back(Context(kReader));
+    contexts.push_back(Context(kHostileClientsReader));
     contexts.back()->set_deadline(std::chrono::system_clock::now() + 120s);
     readers.push_back(stubs[i % stubs.size()]->WatchJob(contexts.back().get(), request));
   }
@@ -305,7 +312,7 @@ TEST_F(HostileClientsRpcTest, WatchesPastTheLimitAreRefusedAtOnceAndTheirSlotsCo
   // Their slots come back: a new watch is served.
   EXPECT_TRUE(WaitUntil(
       [&] {
-        auto context = Context(kReader);
+        auto context = Context(kHostileClientsReader);
         auto reader = JobStub()->WatchJob(context.get(), request);
         v1::JobEvent event;
         const bool served = reader->Read(&event);
@@ -329,7 +336,7 @@ TEST_F(HostileClientsRpcTest, LongPollsFromUnregisteredWorkersAreRefusedWithoutW
       request.set_device_uuid("GPU-00000000-0000-0000-0000-" + std::to_string(100000000000 + i));
       request.set_wait_seconds(30);
       v1::AcquireJobResponse response;
-      auto context = Context(kWorker);
+      auto context = Context(kHostileClientsWorker);
       const auto start = Clock::now();
       const grpc::Status status = stub->AcquireJob(context.get(), request, &response);
       if (Clock::now() - start > 2s) ++slow;
@@ -358,14 +365,17 @@ TEST_F(HostileClientsRpcTest, AnExpiredTokenIsUnauthenticatedAndSaysWhenItExpire
             std::string::npos)
       << status.error_message();
   // The same request with a valid token of the same role goes through.
-  EXPECT_TRUE(JobStub()->SubmitJob(Context(kSubmitter).get(), request, &job).ok());
+  EXPECT_TRUE(JobStub()->SubmitJob(Context(kHostileClientsSubmitter).get(), request, &job).ok());
 }
 
 TEST_F(HostileClientsRpcTest, MalformedAuthorizationIsUnauthenticatedAndNeverEchoed) {
   const std::vector<std::string> headers = {
-      "Bearer",  std::string("Basic ") + kSubmitter, kSubmitter,
-      std::string("Bearer ") + kSubmitter + "x", std::string("Bearer ") + std::string(6000, 'z'),
-      std::string("Bearer ") + kReader + " " + kSubmitter};
+      "Bearer",
+      std::string("Basic ") + kHostileClientsSubmitter,
+      kHostileClientsSubmitter,
+      std::string("Bearer ") + kHostileClientsSubmitter + "x",
+      std::string("Bearer ") + std::string(6000, 'z'),
+      std::string("Bearer ") + kHostileClientsReader + " " + kHostileClientsSubmitter};
   for (const std::string& header : headers) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + 10s);
@@ -380,7 +390,7 @@ TEST_F(HostileClientsRpcTest, MalformedAuthorizationIsUnauthenticatedAndNeverEch
   }
   v1::ListJobsRequest list;
   v1::ListJobsResponse jobs;
-  ASSERT_TRUE(JobStub()->ListJobs(Context(kReader).get(), list, &jobs).ok());
+  ASSERT_TRUE(JobStub()->ListJobs(Context(kHostileClientsReader).get(), list, &jobs).ok());
   EXPECT_EQ(jobs.jobs_size(), 0);  // nothing was stored for any of them
 }
 

@@ -39,7 +39,7 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr const char* kWorkerToken = "worker-token-5d1e2f3a4b";
-constexpr const char* kReaderToken = "reader-token-6c7d8e9f0a";
+constexpr const char* kUnauthenticatedCostReaderToken = "reader-token-6c7d8e9f0a";
 constexpr size_t kAttackBytes = 32u << 20;
 constexpr int64_t kMaxRiseKib = 64 << 10;  // 64 MiB
 
@@ -97,7 +97,8 @@ class UnauthenticatedCostProcessTest : public ::testing::Test {
     ASSERT_NE(::mkdtemp(pattern), nullptr);
     dir_ = pattern;
     const std::string tokens = dir_ + "/tokens";
-    std::ofstream(tokens) << kWorkerToken << " worker node-1\n" << kReaderToken << " reader r\n";
+    std::ofstream(tokens) << kWorkerToken << " worker node-1\n"
+                          << kUnauthenticatedCostReaderToken << " reader r\n";
     StatusOr<int> port = FreeLoopbackPort();
     ASSERT_TRUE(port.ok()) << port.status().ToString();
     address_ = "127.0.0.1:" + std::to_string(*port);
@@ -192,8 +193,8 @@ TEST_F(UnauthenticatedCostProcessTest, UploadRunWithoutATokenCostsOnlyTheBytesSe
 }
 
 TEST_F(UnauthenticatedCostProcessTest, UploadRunFromARoleThatMayNotUploadIsRefusedUnparsed) {
-  ExpectCheap("/warpwatch.v1.ResultService/UploadRun", UnknownFields(), kReaderToken,
-              grpc::StatusCode::PERMISSION_DENIED);
+  ExpectCheap("/warpwatch.v1.ResultService/UploadRun", UnknownFields(),
+              kUnauthenticatedCostReaderToken, grpc::StatusCode::PERMISSION_DENIED);
 }
 
 TEST_F(UnauthenticatedCostProcessTest, AWorkersUploadOverItsByteLimitIsRefusedUnparsed) {

@@ -6,7 +6,8 @@
 namespace warpwatch::server::incidents {
 namespace {
 
-v1::Regression Finding(const std::string& gpu, const std::string& canonical, double change) {
+v1::Regression IncidentClassifierFinding(const std::string& gpu, const std::string& canonical,
+                                         double change) {
   v1::Regression f;
   f.set_device_uuid(gpu);
   f.mutable_case_()->set_canonical(canonical);
@@ -19,7 +20,8 @@ v1::Regression Finding(const std::string& gpu, const std::string& canonical, dou
 IncidentView View(const std::string& key, int peers, int movers) {
   IncidentView v;
   v.cause_key = key;
-  v.findings = {Finding("GPU-3", "a", 0.05), Finding("GPU-3", "b", 0.07)};
+  v.findings = {IncidentClassifierFinding("GPU-3", "a", 0.05),
+                IncidentClassifierFinding("GPU-3", "b", 0.07)};
   v.peers = peers;
   v.movers = movers;
   return v;
@@ -52,8 +54,9 @@ TEST(IncidentClassifierTest, WithoutPeersOneGpuCannotBeToldApart) {
 }
 
 TEST(IncidentClassifierTest, TheRepresentativeIsTheLargestConfirmedChange) {
-  std::vector<v1::Regression> f = {Finding("g", "a", 0.05), Finding("g", "b", 0.09),
-                                   Finding("g", "c", 0.20)};
+  std::vector<v1::Regression> f = {IncidentClassifierFinding("g", "a", 0.05),
+                                   IncidentClassifierFinding("g", "b", 0.09),
+                                   IncidentClassifierFinding("g", "c", 0.20)};
   f[2].set_state(v1::REGRESSION_STATE_SUSPECTED);
   EXPECT_EQ(RepresentativeFinding(f), 1);
 }

@@ -14,6 +14,7 @@
 
 #include "server/config/server_config.h"
 #include "server/runtime/server_runtime.h"
+#include "tests/server/store/migrated_template.h"
 #include "tests/support/postgres_test.h"
 #include "warpwatch/v1/job.grpc.pb.h"
 
@@ -41,6 +42,8 @@ class RpcTest : public PostgresTest {
 
  protected:
   void TearDown() override;
+  // A copy of the migrated template: the server's start-up migration then finds nothing to do.
+  const DatabaseTemplate* Template() const override { return &server::testing::MigratedTemplate(); }
 
   // A config for this test: listen 127.0.0.1:0, no metrics exporter, url_, fast health probes
   // (0.1 s) and watch polls (0.05 s).

@@ -43,6 +43,10 @@ class TextSink : public spdlog::sinks::base_sink<std::mutex> {
 
 class ServerRuntimeSchemaRpcTest : public RpcTest {
  protected:
+  // Its tests stop or replicate the server: one of this process's own, not the run's shared one.
+  ServerRuntimeSchemaRpcTest() { own_server_ = true; }
+  // An empty database: these tests are about what the server's start-up migration does.
+  const DatabaseTemplate* Template() const override { return nullptr; }
   // Migrates url_ and records a migration of a release newer than this binary.
   void MigrateAsANewerRelease() {
     ASSERT_TRUE(server::RunMigrations(url_).ok());

@@ -8,7 +8,7 @@ namespace warpwatch::server::schedule {
 namespace {
 
 // 2026-03-01 00:00 UTC.
-const absl::Time kT0 = absl::FromUnixSeconds(1772323200);
+const absl::Time kDecideFireT0 = absl::FromUnixSeconds(1772323200);
 
 DueSchedule Due(const std::string& cron, absl::Time next, v1::MissedFirePolicy policy,
                 bool allow_overlap = false, bool previous_active = false,
@@ -25,48 +25,50 @@ DueSchedule Due(const std::string& cron, absl::Time next, v1::MissedFirePolicy p
 }
 
 TEST(DecideFireTest, AnOnTimeDueTimeFiresAndMovesToTheNextOne) {
-  FireDecision d = DecideFire(Due("0 2 * * *", kT0 + absl::Hours(2), v1::MISSED_FIRE_POLICY_SKIP),
-                              kT0 + absl::Hours(2) + absl::Seconds(3), absl::Minutes(5));
-  EXPECT_EQ(d.due_at, kT0 + absl::Hours(2));
+  FireDecision d =
+      DecideFire(Due("0 2 * * *", kDecideFireT0 + absl::Hours(2), v1::MISSED_FIRE_POLICY_SKIP),
+                 kDecideFireT0 + absl::Hours(2) + absl::Seconds(3), absl::Minutes(5));
+  EXPECT_EQ(d.due_at, kDecideFireT0 + absl::Hours(2));
   EXPECT_EQ(d.skipped_reason, "");
-  EXPECT_EQ(d.next_fire_at, kT0 + absl::Hours(26));
+  EXPECT_EQ(d.next_fire_at, kDecideFireT0 + absl::Hours(26));
 }
 
 TEST(DecideFireTest, SkipPolicyRecordsTheLatestMissedDueTimeAsMissed) {
-  FireDecision d = DecideFire(Due("*/10 * * * *", kT0, v1::MISSED_FIRE_POLICY_SKIP),
-                              kT0 + absl::Minutes(65), absl::Minutes(5));
+  FireDecision d = DecideFire(Due("*/10 * * * *", kDecideFireT0, v1::MISSED_FIRE_POLICY_SKIP),
+                              kDecideFireT0 + absl::Minutes(65), absl::Minutes(5));
   EXPECT_EQ(d.skipped_reason, kSkippedMissed);
-  EXPECT_EQ(d.due_at, kT0 + absl::Minutes(60));
-  EXPECT_EQ(d.next_fire_at, kT0 + absl::Minutes(70));
+  EXPECT_EQ(d.due_at, kDecideFireT0 + absl::Minutes(60));
+  EXPECT_EQ(d.next_fire_at, kDecideFireT0 + absl::Minutes(70));
 }
 
 TEST(DecideFireTest, RunOncePolicyFiresTheLatestMissedDueTime) {
-  FireDecision d = DecideFire(Due("*/10 * * * *", kT0, v1::MISSED_FIRE_POLICY_RUN_ONCE),
-                              kT0 + absl::Minutes(65), absl::Minutes(5));
+  FireDecision d = DecideFire(Due("*/10 * * * *", kDecideFireT0, v1::MISSED_FIRE_POLICY_RUN_ONCE),
+                              kDecideFireT0 + absl::Minutes(65), absl::Minutes(5));
   EXPECT_EQ(d.skipped_reason, "");
-  EXPECT_EQ(d.due_at, kT0 + absl::Minutes(60));
-  EXPECT_EQ(d.next_fire_at, kT0 + absl::Minutes(70));
+  EXPECT_EQ(d.due_at, kDecideFireT0 + absl::Minutes(60));
+  EXPECT_EQ(d.next_fire_at, kDecideFireT0 + absl::Minutes(70));
 }
 
 TEST(DecideFireTest, UnspecifiedPolicyBehavesAsSkip) {
-  FireDecision d = DecideFire(Due("0 * * * *", kT0, v1::MISSED_FIRE_POLICY_UNSPECIFIED),
-                              kT0 + absl::Hours(5), absl::Minutes(5));
+  FireDecision d = DecideFire(Due("0 * * * *", kDecideFireT0, v1::MISSED_FIRE_POLICY_UNSPECIFIED),
+                              kDecideFireT0 + absl::Hours(5), absl::Minutes(5));
   EXPECT_EQ(d.skipped_reason, kSkippedMissed);
 }
 
 TEST(DecideFireTest, ARunningPreviousFireMakesAnOverlapUnlessAllowed) {
-  EXPECT_EQ(DecideFire(Due("0 * * * *", kT0, v1::MISSED_FIRE_POLICY_SKIP, false, true), kT0,
-                       absl::Minutes(5))
+  EXPECT_EQ(DecideFire(Due("0 * * * *", kDecideFireT0, v1::MISSED_FIRE_POLICY_SKIP, false, true),
+                       kDecideFireT0, absl::Minutes(5))
                 .skipped_reason,
             kSkippedOverlap);
-  EXPECT_EQ(DecideFire(Due("0 * * * *", kT0, v1::MISSED_FIRE_POLICY_SKIP, true, true), kT0,
-                       absl::Minutes(5))
+  EXPECT_EQ(DecideFire(Due("0 * * * *", kDecideFireT0, v1::MISSED_FIRE_POLICY_SKIP, true, true),
+                       kDecideFireT0, absl::Minutes(5))
                 .skipped_reason,
             "");
-  EXPECT_EQ(DecideFire(Due("0 * * * *", kT0, v1::MISSED_FIRE_POLICY_RUN_ONCE, false, true),
-                       kT0 + absl::Hours(3), absl::Minutes(5))
-                .skipped_reason,
-            kSkippedOverlap);
+  EXPECT_EQ(
+      DecideFire(Due("0 * * * *", kDecideFireT0, v1::MISSED_FIRE_POLICY_RUN_ONCE, false, true),
+                 kDecideFireT0 + absl::Hours(3), absl::Minutes(5))
+          .skipped_reason,
+      kSkippedOverlap);
 }
 
 TEST(DecideFireTest, TheNextDueTimeFollowsTheScheduleTimeZoneAcrossDaylightSaving) {
@@ -80,11 +82,11 @@ TEST(DecideFireTest, TheNextDueTimeFollowsTheScheduleTimeZoneAcrossDaylightSavin
 }
 
 TEST(DecideFireTest, AnExpressionThatNoLongerParsesIsRecordedAndRetriedLater) {
-  FireDecision d =
-      DecideFire(Due("0 2 * * *", kT0, v1::MISSED_FIRE_POLICY_SKIP, false, false, "Mars/Olympus"),
-                 kT0, absl::Minutes(5));
+  FireDecision d = DecideFire(
+      Due("0 2 * * *", kDecideFireT0, v1::MISSED_FIRE_POLICY_SKIP, false, false, "Mars/Olympus"),
+      kDecideFireT0, absl::Minutes(5));
   EXPECT_NE(d.skipped_reason.find("invalid cron"), std::string::npos);
-  EXPECT_GT(d.next_fire_at, kT0);
+  EXPECT_GT(d.next_fire_at, kDecideFireT0);
 }
 
 }  // namespace

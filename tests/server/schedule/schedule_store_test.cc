@@ -7,7 +7,9 @@ namespace warpwatch::server::testing {
 namespace {
 
 // Store tests act as an admin would: every schedule may be changed.
-const schedule::ScheduleStore::Guard kAnyCaller = [](const v1::Schedule&) { return OkStatus(); };
+const schedule::ScheduleStore::Guard kScheduleStoreAnyCaller = [](const v1::Schedule&) {
+  return OkStatus();
+};
 
 class ScheduleRowsTest : public ScheduleStoreTest {};
 
@@ -45,8 +47,10 @@ TEST_F(ScheduleRowsTest, ACreatorPastItsLimitIsRefusedAndOthersAreNot) {
 
 TEST_F(ScheduleRowsTest, UnknownNamesAreNotFound) {
   EXPECT_EQ(schedules_->GetSchedule("nope").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(schedules_->DeleteSchedule("nope", kAnyCaller).code(), StatusCode::kNotFound);
-  EXPECT_EQ(schedules_->TriggerSchedule("nope", "bob", kAnyCaller).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(schedules_->DeleteSchedule("nope", kScheduleStoreAnyCaller).code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(schedules_->TriggerSchedule("nope", "bob", kScheduleStoreAnyCaller).status().code(),
+            StatusCode::kNotFound);
   schedule::ScheduleRunQuery q;
   q.name = "nope";
   EXPECT_EQ(schedules_->ListScheduleRuns(q).status().code(), StatusCode::kNotFound);
@@ -106,8 +110,8 @@ TEST_F(ScheduleRowsTest, AnEditErrorChangesNothing) {
 TEST_F(ScheduleRowsTest, DeletingAScheduleKeepsTheJobsItCreated) {
   RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
   Create(Write("nightly", "0 2 * * *", T0()));
-  ASSERT_OK(schedules_->TriggerSchedule("nightly", "bob", kAnyCaller).status());
-  ASSERT_OK(schedules_->DeleteSchedule("nightly", kAnyCaller));
+  ASSERT_OK(schedules_->TriggerSchedule("nightly", "bob", kScheduleStoreAnyCaller).status());
+  ASSERT_OK(schedules_->DeleteSchedule("nightly", kScheduleStoreAnyCaller));
   EXPECT_EQ(Count("SELECT count(*) FROM schedule_run"), 0);
   EXPECT_EQ(Count("SELECT count(*) FROM job WHERE schedule_run_id IS NULL"), 1);
 }

@@ -18,6 +18,8 @@ namespace {
 
 class DatabaseErrorRpcTest : public RpcTest {
  protected:
+  // Its tests stop or replicate the server: one of this process's own, not the run's shared one.
+  DatabaseErrorRpcTest() { own_server_ = true; }
   void SetUp() override {
     RpcTest::SetUp();
     sink_ = std::make_shared<spdlog::sinks::ostream_sink_mt>(log_);

@@ -17,9 +17,9 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-constexpr const char* kReader = "reader-token-0000001";
-constexpr const char* kSubmitter = "submitter-token-0001";
-constexpr const char* kWorker = "worker-token-0000001";
+constexpr const char* kFleetServiceReader = "reader-token-0000001";
+constexpr const char* kFleetServiceSubmitter = "submitter-token-0001";
+constexpr const char* kFleetServiceWorker = "worker-token-0000001";
 
 class FleetServiceRpcTest : public WorkerRpcTest {
  protected:
@@ -172,32 +172,37 @@ TEST_F(FleetServiceRpcTest, ListWorkersPagesAndTheWorkersVerbShowsEveryPage) {
 
 TEST_F(FleetServiceRpcTest, RolesGuardWorkerAndFleetMethods) {
   server::ServerConfig config = TestConfig();
-  config.tokens_file = dir_.Write("tokens", std::string(kReader) + " reader dash\n" + kSubmitter +
-                                                " submitter ci\n" + kWorker + " worker node1\n");
+  config.tokens_file = dir_.Write("tokens", std::string(kFleetServiceReader) + " reader dash\n" +
+                                                kFleetServiceSubmitter + " submitter ci\n" +
+                                                kFleetServiceWorker + " worker node1\n");
   StartServer(config);
   // A reader cannot call WorkerService.
   v1::RegisterRequest registration;
   registration.set_hostname("node-1");
   v1::RegisterResponse registered;
-  EXPECT_EQ(WorkerStub()->Register(Context(kReader).get(), registration, &registered).error_code(),
+  EXPECT_EQ(WorkerStub()
+                ->Register(Context(kFleetServiceReader).get(), registration, &registered)
+                .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
-  EXPECT_EQ(
-      WorkerStub()->Register(Context(kSubmitter).get(), registration, &registered).error_code(),
-      grpc::StatusCode::PERMISSION_DENIED);
-  ASSERT_TRUE(WorkerStub()->Register(Context(kWorker).get(), registration, &registered).ok());
+  EXPECT_EQ(WorkerStub()
+                ->Register(Context(kFleetServiceSubmitter).get(), registration, &registered)
+                .error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(
+      WorkerStub()->Register(Context(kFleetServiceWorker).get(), registration, &registered).ok());
   // A worker cannot submit jobs nor list the fleet.
   v1::SubmitJobRequest submit;
   *submit.mutable_spec() = ValidSpec();
   v1::Job job;
-  EXPECT_EQ(JobStub()->SubmitJob(Context(kWorker).get(), submit, &job).error_code(),
+  EXPECT_EQ(JobStub()->SubmitJob(Context(kFleetServiceWorker).get(), submit, &job).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   v1::ListWorkersRequest list;
   v1::ListWorkersResponse fleet;
-  EXPECT_EQ(FleetStub()->ListWorkers(Context(kWorker).get(), list, &fleet).error_code(),
+  EXPECT_EQ(FleetStub()->ListWorkers(Context(kFleetServiceWorker).get(), list, &fleet).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   // Readers and submitters may list the fleet; nobody without a token may.
-  EXPECT_EQ(List({}, kReader).workers_size(), 1);
-  EXPECT_EQ(List({}, kSubmitter).workers_size(), 1);
+  EXPECT_EQ(List({}, kFleetServiceReader).workers_size(), 1);
+  EXPECT_EQ(List({}, kFleetServiceSubmitter).workers_size(), 1);
   EXPECT_EQ(FleetStub()->ListWorkers(Context().get(), list, &fleet).error_code(),
             grpc::StatusCode::UNAUTHENTICATED);
 }

@@ -1,8 +1,8 @@
 // History reads from a streaming replica (--read-database-url) over real channels: a real primary
-// (the shared test server) and a hot standby made from it with pg_basebackup. Shows the reads
-// served by the standby (a run committed on the primary stays invisible while the standby's replay
-// is paused), and what a client sees when the standby lags past the limit or is down: the primary
-// answers.
+// (this process's own test server) and a hot standby made from it with pg_basebackup. Shows the
+// reads served by the standby (a run committed on the primary stays invisible while the standby's
+// replay is paused), and what a client sees when the standby lags past the limit or is down: the
+// primary answers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,8 +16,10 @@ namespace {
 
 class ReadReplicaRpcTest : public ResultRpcTest {
  protected:
+  // Its tests stop or replicate the server: one of this process's own, not the run's shared one.
+  ReadReplicaRpcTest() { own_server_ = true; }
   void SetUp() override {
-    StatusOr<PostgresServer*> primary = SharedPostgres();
+    StatusOr<PostgresServer*> primary = OwnPostgres();
     ASSERT_TRUE(primary.ok()) << primary.status().ToString();
     StatusOr<std::unique_ptr<PostgresServer>> standby = PostgresServer::CreateStandby(**primary);
     ASSERT_TRUE(standby.ok()) << standby.status().ToString();

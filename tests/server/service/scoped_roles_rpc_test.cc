@@ -12,7 +12,8 @@
 namespace warpwatch::testing {
 namespace {
 
-constexpr const char* kRareCron = "0 2 29 2 *";  // February 29: the scheduler stays out of the way
+constexpr const char* kScopedRolesRareCron =
+    "0 2 29 2 *";  // February 29: the scheduler stays out of the way
 
 class ScopedRolesRpcTest : public ResultRpcTest {
  protected:
@@ -30,7 +31,7 @@ class ScopedRolesRpcTest : public ResultRpcTest {
   void CreateSchedule(const std::string& token, const std::string& name) {
     v1::CreateScheduleRequest request;
     request.mutable_schedule()->set_name(name);
-    request.mutable_schedule()->set_cron(kRareCron);
+    request.mutable_schedule()->set_cron(kScopedRolesRareCron);
     request.mutable_schedule()->set_time_zone("UTC");
     *request.mutable_schedule()->mutable_job_template() = ValidSpec();
     v1::Schedule created;
@@ -129,7 +130,7 @@ TEST_F(ScopedRolesRpcTest, AnAdminCancelsAnyonesJob) {
 TEST_F(ScopedRolesRpcTest, ASubmitterEditsItsOwnScheduleButNotAnothers) {
   CreateSchedule(kSubmitterToken, "ci-nightly");
   ExpectDeniedNaming(UpdateCron(kOtherSubmitterToken, "ci-nightly", "0 3 29 2 *"), "ci");
-  EXPECT_EQ(ScheduleCron("ci-nightly"), kRareCron);
+  EXPECT_EQ(ScheduleCron("ci-nightly"), kScopedRolesRareCron);
   grpc::Status s = UpdateCron(kSubmitterToken, "ci-nightly", "0 3 29 2 *");
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(ScheduleCron("ci-nightly"), "0 3 29 2 *");
@@ -153,7 +154,7 @@ TEST_F(ScopedRolesRpcTest, ASubmitterDeletesItsOwnScheduleButNotAnothers) {
   CreateSchedule(kSubmitterToken, "ci-nightly");
   CreateSchedule(kOtherSubmitterToken, "bob-nightly");
   ExpectDeniedNaming(DeleteSchedule(kOtherSubmitterToken, "ci-nightly"), "ci");
-  EXPECT_EQ(ScheduleCron("ci-nightly"), kRareCron);
+  EXPECT_EQ(ScheduleCron("ci-nightly"), kScopedRolesRareCron);
   grpc::Status s = DeleteSchedule(kSubmitterToken, "ci-nightly");
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(ScheduleCron("ci-nightly"), "(none)");

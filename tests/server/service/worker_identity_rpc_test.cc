@@ -13,18 +13,19 @@ namespace {
 
 constexpr const char* kWorkerA = "worker-a-token-00001";
 constexpr const char* kWorkerB = "worker-b-token-00001";
-constexpr const char* kSubmitter = "submitter-token-0001";
-constexpr const char* kAdmin = "admin-token-00000001";
+constexpr const char* kWorkerIdentitySubmitter = "submitter-token-0001";
+constexpr const char* kWorkerIdentityAdmin = "admin-token-00000001";
 
 class WorkerIdentityRpcTest : public WorkerServiceRpcTest {
  protected:
   void StartWithTokens() {
     server::ServerConfig config = TestConfig();
-    config.tokens_file = dir_.Write("tokens", std::string(kWorkerA) + " worker node-a\n" +
-                                                  kWorkerB + " worker node-b\n" + kSubmitter +
-                                                  " submitter ci\n" + kAdmin + " admin ops\n");
+    config.tokens_file =
+        dir_.Write("tokens", std::string(kWorkerA) + " worker node-a\n" + kWorkerB +
+                                 " worker node-b\n" + kWorkerIdentitySubmitter + " submitter ci\n" +
+                                 kWorkerIdentityAdmin + " admin ops\n");
     StartServer(config);
-    user_token_ = kSubmitter;
+    user_token_ = kWorkerIdentitySubmitter;
   }
 
   grpc::StatusCode RegisterCode(const std::string& token, const std::string& worker_id,
@@ -105,7 +106,7 @@ TEST_F(WorkerIdentityRpcTest, AGpuMovesToAnotherCredentialOnlyOnceItsWorkerIsOff
   // The same credential may move its own GPU (a restarted daemon registering afresh).
   EXPECT_EQ(RegisterCode(kWorkerA, "", "GPU-2"), grpc::StatusCode::OK);
   // An admin may move any GPU.
-  EXPECT_EQ(RegisterCode(kAdmin, "", "GPU-1"), grpc::StatusCode::OK);
+  EXPECT_EQ(RegisterCode(kWorkerIdentityAdmin, "", "GPU-1"), grpc::StatusCode::OK);
   // Once its worker is offline, a GPU moves to whoever registers it.
   const std::string a3 =
       Register("node-a3", {MakeGpu("GPU-3", "NVIDIA H100")}, {}, kWorkerA).worker_id();

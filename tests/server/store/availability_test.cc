@@ -12,7 +12,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class AvailabilityTest : public StoreTest {};
+class AvailabilityTest : public StoreTest {
+ protected:
+  // Its tests stop or replicate the server: one of this process's own, not the run's shared one.
+  AvailabilityTest() { own_server_ = true; }
+};
 
 // Runs `call`, expects UNAVAILABLE within 1.5 s (1 s connect/acquire timeout plus slack).
 void ExpectQuicklyUnavailable(const char* name, const std::function<Status()>& call) {

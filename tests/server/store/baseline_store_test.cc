@@ -9,7 +9,7 @@ namespace warpwatch::server::testing {
 namespace {
 
 // Store tests act as an admin would: every pin may be removed.
-const Store::PinGuard kAnyPin = [](const v1::BaselinePin&) { return OkStatus(); };
+const Store::PinGuard kBaselineStoreAnyPin = [](const v1::BaselinePin&) { return OkStatus(); };
 
 class BaselineStoreTest : public AnalysisTest {
  protected:
@@ -173,11 +173,13 @@ TEST_F(BaselineStoreTest, ListPagesWithTokensBoundToTheFilter) {
 TEST_F(BaselineStoreTest, UnpinDeletesThePinAndReturnsIt) {
   const int64_t a = AddRun({Point()});
   ASSERT_OK_AND_ASSIGN(v1::BaselinePin pin, Pin({a}));
-  ASSERT_OK_AND_ASSIGN(v1::BaselinePin removed, store_->UnpinBaseline(pin.id(), kAnyPin));
+  ASSERT_OK_AND_ASSIGN(v1::BaselinePin removed,
+                       store_->UnpinBaseline(pin.id(), kBaselineStoreAnyPin));
   EXPECT_EQ(removed.id(), pin.id());
   ASSERT_EQ(removed.run_ids_size(), 1);
   EXPECT_EQ(Sql("SELECT count(*) FROM baseline_pin_run").at(0).at(0).as<int>(), 0);
-  EXPECT_EQ(store_->UnpinBaseline(pin.id(), kAnyPin).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->UnpinBaseline(pin.id(), kBaselineStoreAnyPin).status().code(),
+            StatusCode::kNotFound);
 }
 
 }  // namespace

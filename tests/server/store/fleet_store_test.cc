@@ -125,8 +125,10 @@ TEST_F(FleetStoreTest, ListWorkersReadsOneSnapshotWhileAJobAndItsGpuMoveToAnothe
   for (auto deadline = std::chrono::steady_clock::now() + seconds(20);
        !waiting && std::chrono::steady_clock::now() < deadline;) {
     pqxx::nontransaction q(watcher);
-    waiting = q.exec1("SELECT count(*) FROM pg_locks WHERE relation = 'job'::regclass"
-                      " AND NOT granted")[0]
+    waiting = q.exec1(
+                   "SELECT count(*) FROM pg_locks WHERE relation = 'job'::regclass"
+                   " AND database = (SELECT oid FROM pg_database"
+                   " WHERE datname = current_database()) AND NOT granted")[0]
                   .as<int>() > 0;
     if (!waiting) std::this_thread::sleep_for(milliseconds(10));
   }

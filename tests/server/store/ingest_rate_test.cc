@@ -14,9 +14,9 @@
 namespace warpwatch::server::testing {
 namespace {
 
-constexpr int kMeasurements = 256;
-constexpr int kBatch = 64;
-constexpr int kSamples = 1000;
+constexpr int kIngestRateMeasurements = 256;
+constexpr int kIngestRateBatch = 64;
+constexpr int kIngestRateSamples = 1000;
 
 v1::Measurement Realistic(int i) {
   v1::Measurement m;
@@ -34,7 +34,7 @@ v1::Measurement Realistic(int i) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     return static_cast<double>(state >> 11) / 9007199254740992.0;  // [0, 1)
   };
-  for (int s = 0; s < kSamples; ++s) {
+  for (int s = 0; s < kIngestRateSamples; ++s) {
     m.add_samples_seconds(4.4e-5 * (1.0 + 0.02 * noise()));
     m.add_sample_sm_clock_mhz(1980 - (noise() < 0.01 ? 15 : 0));
     m.add_sample_throttled(noise() < 0.01);
@@ -72,9 +72,9 @@ TEST_F(IngestRateTest, StoresEveryMeasurementOnceAndReportsTheRate) {
   ASSERT_OK_AND_ASSIGN(auto lease, store_->ClaimJob(worker, "GPU-1", std::chrono::minutes(10)));
   ASSERT_TRUE(lease.has_value());
   std::vector<std::vector<v1::Measurement>> batches;
-  for (int i = 0; i < kMeasurements; i += kBatch) {
+  for (int i = 0; i < kIngestRateMeasurements; i += kIngestRateBatch) {
     std::vector<v1::Measurement> batch;
-    for (int j = i; j < i + kBatch; ++j) batch.push_back(Realistic(j));
+    for (int j = i; j < i + kIngestRateBatch; ++j) batch.push_back(Realistic(j));
     batches.push_back(std::move(batch));
   }
   const auto start = std::chrono::steady_clock::now();
@@ -86,19 +86,21 @@ TEST_F(IngestRateTest, StoresEveryMeasurementOnceAndReportsTheRate) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(inserted, kMeasurements);
+  EXPECT_EQ(inserted, kIngestRateMeasurements);
   pqxx::connection conn(url_);
   pqxx::nontransaction tx(conn);
   tx.exec("VACUUM ANALYZE measurement");
   pqxx::row row =
       tx.exec1("SELECT count(*), pg_total_relation_size('measurement') FROM measurement");
-  EXPECT_EQ(row[0].as<int>(), kMeasurements);
+  EXPECT_EQ(row[0].as<int>(), kIngestRateMeasurements);
   const double bytes = row[1].as<double>();
   std::printf(
       "[ingest] %d measurements x %d samples in batches of %d: %.2f s, %.0f measurements/s, "
       "%.0f samples/s; measurement table %.1f MiB, %.0f bytes per measurement\n",
-      kMeasurements, kSamples, kBatch, seconds, kMeasurements / seconds,
-      kMeasurements * double{kSamples} / seconds, bytes / (1 << 20), bytes / kMeasurements);
+      kIngestRateMeasurements, kIngestRateSamples, kIngestRateBatch, seconds,
+      kIngestRateMeasurements / seconds,
+      kIngestRateMeasurements * double{kIngestRateSamples} / seconds, bytes / (1 << 20),
+      bytes / kIngestRateMeasurements);
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ constexpr std::chrono::seconds kGenerous{30};
 
 class JobNotifierTest : public StoreTest {
  protected:
+  // Its tests stop or replicate the server: one of this process's own, not the run's shared one.
+  JobNotifierTest() { own_server_ = true; }
   // Waits until the notifier has LISTENed at least once (its first generation bump).
   void WaitUntilListening() {
     ASSERT_TRUE(store_->job_notifier().WaitForJob(0, kGenerous)) << "notifier never connected";

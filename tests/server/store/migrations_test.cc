@@ -38,7 +38,11 @@ TEST(EmbeddedMigrationsTest, AreSortedNumberedAndNonEmpty) {
   EXPECT_NE(m.front().sql.find("CREATE TABLE job"), std::string::npos);
 }
 
-class MigrationsTest : public PostgresTest {};
+class MigrationsTest : public PostgresTest {
+ protected:
+  // Its tests stop or replicate the server: one of this process's own, not the run's shared one.
+  MigrationsTest() { own_server_ = true; }
+};
 
 TEST_F(MigrationsTest, AnEmptyDatabaseHasVersionZero) {
   StatusOr<int> version = SchemaVersion(url_);

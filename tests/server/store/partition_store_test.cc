@@ -13,10 +13,10 @@ namespace warpwatch::server::testing {
 namespace {
 
 using std::chrono::hours;
-const hours kYear(24 * 365);
+const hours kPartitionStoreYear(24 * 365);
 
 // Store tests act as an admin would: every pin may be removed.
-const Store::PinGuard kAnyPin = [](const v1::BaselinePin&) { return OkStatus(); };
+const Store::PinGuard kPartitionStoreAnyPin = [](const v1::BaselinePin&) { return OkStatus(); };
 
 class PartitionStoreTest : public AnalysisTest {
  protected:
@@ -54,7 +54,8 @@ class PartitionStoreTest : public AnalysisTest {
   void ExpectPartitionKeptFor(int64_t run) {
     const std::string partition = PartitionOf(run);
     HandOutTheRangeOf(run);
-    ASSERT_OK_AND_ASSIGN(PartitionRetention kept, store_->DropOldPartitions(kYear, 10));
+    ASSERT_OK_AND_ASSIGN(PartitionRetention kept,
+                         store_->DropOldPartitions(kPartitionStoreYear, 10));
     EXPECT_EQ(kept.kept_exempt, 1);
     EXPECT_EQ(PartitionOf(run), partition);
     EXPECT_EQ(Measurements(run), 1);
@@ -118,7 +119,7 @@ TEST_F(PartitionStoreTest, AnOldPartitionIsFoldedIntoRollupsAndDropped) {
   const std::string partition = PartitionOf(a);
   ASSERT_EQ(PartitionOf(b), partition);
   HandOutTheRangeOf(a);
-  ASSERT_OK_AND_ASSIGN(PartitionRetention done, store_->DropOldPartitions(kYear, 10));
+  ASSERT_OK_AND_ASSIGN(PartitionRetention done, store_->DropOldPartitions(kPartitionStoreYear, 10));
   EXPECT_GE(done.dropped, 1);
   EXPECT_EQ(done.folded, 2);
   EXPECT_EQ(done.kept_exempt, 0);
@@ -128,7 +129,8 @@ TEST_F(PartitionStoreTest, AnOldPartitionIsFoldedIntoRollupsAndDropped) {
   EXPECT_EQ(RolledUpPoints(), 2);
   EXPECT_EQ(Count("SELECT count(*) FROM run"), 2);  // runs stay; only their summaries folded
   // Nothing more to drop.
-  ASSERT_OK_AND_ASSIGN(PartitionRetention again, store_->DropOldPartitions(kYear, 10));
+  ASSERT_OK_AND_ASSIGN(PartitionRetention again,
+                       store_->DropOldPartitions(kPartitionStoreYear, 10));
   EXPECT_EQ(again.dropped, 0);
 }
 
@@ -136,13 +138,15 @@ TEST_F(PartitionStoreTest, APartitionWithARecentRunOrRunIdsAheadStays) {
   const int64_t old_run = OldRun(1.0e-4);
   const std::string partition = PartitionOf(old_run);
   // The range is not handed out yet: runs to come belong to it.
-  ASSERT_OK_AND_ASSIGN(PartitionRetention ahead, store_->DropOldPartitions(kYear, 10));
+  ASSERT_OK_AND_ASSIGN(PartitionRetention ahead,
+                       store_->DropOldPartitions(kPartitionStoreYear, 10));
   EXPECT_EQ(ahead.folded, 0);
   EXPECT_EQ(PartitionOf(old_run), partition);
   // Handed out, but one of its runs is recent.
   const int64_t recent = OldRun(1.0e-4, 10);
   HandOutTheRangeOf(old_run);
-  ASSERT_OK_AND_ASSIGN(PartitionRetention recent_kept, store_->DropOldPartitions(kYear, 10));
+  ASSERT_OK_AND_ASSIGN(PartitionRetention recent_kept,
+                       store_->DropOldPartitions(kPartitionStoreYear, 10));
   EXPECT_EQ(recent_kept.folded, 0);
   EXPECT_EQ(PartitionOf(old_run), partition);
   EXPECT_EQ(Measurements(old_run), 1);
@@ -158,13 +162,13 @@ TEST_F(PartitionStoreTest, APinnedRunKeepsItsPartitionUntilUnpinned) {
   ASSERT_OK_AND_ASSIGN(v1::BaselinePin stored, store_->PinBaseline(pin, 0.05));
   ExpectPartitionKeptFor(pinned);
   // The partition's other rows fold row by row, as before partitions.
-  ASSERT_OK_AND_ASSIGN(int folded, store_->DownsampleSummaries(kYear, 100));
+  ASSERT_OK_AND_ASSIGN(int folded, store_->DownsampleSummaries(kPartitionStoreYear, 100));
   EXPECT_EQ(folded, 1);
   EXPECT_EQ(Measurements(plain), 0);
   EXPECT_EQ(Measurements(pinned), 1);
   // Unpinned, the partition goes, its last row folded first.
-  ASSERT_TRUE(store_->UnpinBaseline(stored.id(), kAnyPin).ok());
-  ASSERT_OK_AND_ASSIGN(PartitionRetention done, store_->DropOldPartitions(kYear, 10));
+  ASSERT_TRUE(store_->UnpinBaseline(stored.id(), kPartitionStoreAnyPin).ok());
+  ASSERT_OK_AND_ASSIGN(PartitionRetention done, store_->DropOldPartitions(kPartitionStoreYear, 10));
   EXPECT_GE(done.dropped, 1);
   EXPECT_EQ(done.folded, 1);
   EXPECT_EQ(PartitionOf(pinned), "");
@@ -183,7 +187,7 @@ TEST_F(PartitionStoreTest, ARunOfAnOpenRegressionKeepsItsPartitionUntilResolved)
       SeriesOf(p), Canonical(p), std::string(kModel), named, measurement);
   ExpectPartitionKeptFor(named);
   Sql("UPDATE regression SET state = 'FIXED' WHERE run_id = $1", named);
-  ASSERT_OK_AND_ASSIGN(PartitionRetention done, store_->DropOldPartitions(kYear, 10));
+  ASSERT_OK_AND_ASSIGN(PartitionRetention done, store_->DropOldPartitions(kPartitionStoreYear, 10));
   EXPECT_GE(done.dropped, 1);
   EXPECT_EQ(PartitionOf(named), "");
   // The finding stays, its measurement gone as a row-wise fold leaves it.

@@ -16,6 +16,7 @@
 #include "server/store/migrations.h"
 #include "server/store/pg_store.h"
 #include "server/store/store.h"
+#include "tests/server/store/migrated_template.h"
 #include "tests/support/postgres_test.h"
 
 namespace warpwatch::server::testing {
@@ -57,6 +58,10 @@ void ExpectSameMessage(const google::protobuf::Message& expected,
 class StoreTest : public warpwatch::testing::PostgresTest {
  protected:
   void SetUp() override;
+  // A copy of the migrated template when every migration is wanted (migrate_to_ 0).
+  const warpwatch::testing::DatabaseTemplate* Template() const override {
+    return migrate_to_ == 0 ? &MigratedTemplate() : nullptr;
+  }
   void TearDown() override { store_.reset(); }
 
   // Opens another store on the test's database.

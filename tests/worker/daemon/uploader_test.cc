@@ -15,7 +15,7 @@ namespace {
 using testing::FakeServer;
 using testing::FakeWorkerService;
 using testing::WaitUntil;
-using State = FakeWorkerService::State;
+using UploaderState = FakeWorkerService::State;
 
 v1::Measurement M(int i) {
   v1::Measurement m;
@@ -59,15 +59,15 @@ class UploaderTest : public ::testing::Test {
 
 TEST_F(UploaderTest, StoresEveryMeasurementOnceInBatchesWithTheEnvironmentFirst) {
   options_.batch_max_points = 4;
-  service_.Set([](State& s) { s.unavailable = true; });  // let the queue fill first
+  service_.Set([](UploaderState& s) { s.unavailable = true; });  // let the queue fill first
   auto uploader = Make();
   v1::RunEnvironment env;
   env.set_hostname("h");
   uploader->SetEnvironment(5, env);
   for (int i = 0; i < 10; ++i) uploader->Enqueue(5, M(i));
-  service_.Set([](State& s) { s.unavailable = false; });
+  service_.Set([](UploaderState& s) { s.unavailable = false; });
   ASSERT_TRUE(uploader->WaitUploaded(5, nullptr).ok());
-  State s = service_.Get();
+  UploaderState s = service_.Get();
   ASSERT_EQ(s.stored[5].size(), 10u);
   for (const auto& upload : s.uploads) EXPECT_LE(upload.measurements_size(), 4);
   EXPECT_TRUE(s.uploads.front().has_environment());
@@ -77,15 +77,15 @@ TEST_F(UploaderTest, StoresEveryMeasurementOnceInBatchesWithTheEnvironmentFirst)
 
 TEST_F(UploaderTest, SplitsABatchRefusedAsTooLarge) {
   options_.batch_max_points = 16;
-  service_.Set([](State& s) {
+  service_.Set([](UploaderState& s) {
     s.unavailable = true;
     s.max_batch = 3;
   });
   auto uploader = Make();
   for (int i = 0; i < 16; ++i) uploader->Enqueue(6, M(i));
-  service_.Set([](State& s) { s.unavailable = false; });
+  service_.Set([](UploaderState& s) { s.unavailable = false; });
   ASSERT_TRUE(uploader->WaitUploaded(6, nullptr).ok());
-  State s = service_.Get();
+  UploaderState s = service_.Get();
   EXPECT_GT(s.refused_batches, 0);
   ASSERT_EQ(s.stored[6].size(), 16u);
   for (const auto& [key, times] : s.stored[6]) EXPECT_EQ(times, 1) << key;
@@ -103,7 +103,7 @@ TEST_F(UploaderTest, KeepsMeasurementsThroughAnOutageAndSendsThemWhenTheServerRe
 }
 
 TEST_F(UploaderTest, WaitGivesUpWhenAsked) {
-  service_.Set([](State& s) { s.unavailable = true; });
+  service_.Set([](UploaderState& s) { s.unavailable = true; });
   auto uploader = Make();
   uploader->Enqueue(8, M(1));
   Status status = uploader->WaitUploaded(8, [] { return true; });
@@ -112,20 +112,20 @@ TEST_F(UploaderTest, WaitGivesUpWhenAsked) {
 }
 
 TEST_F(UploaderTest, AbandonDropsARunsMeasurements) {
-  service_.Set([](State& s) { s.unavailable = true; });
+  service_.Set([](UploaderState& s) { s.unavailable = true; });
   auto uploader = Make();
   for (int i = 0; i < 3; ++i) uploader->Enqueue(9, M(i));
   uploader->Abandon(9);
   ASSERT_TRUE(WaitUntil([&] { return uploader->WaitUploaded(9, [] { return true; }).ok() ||
                                      uploader->queued() == 0; }));
-  service_.Set([](State& s) { s.unavailable = false; });
+  service_.Set([](UploaderState& s) { s.unavailable = false; });
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_TRUE(service_.Get().stored[9].empty());
   EXPECT_EQ(uploader->counts().dropped, 3);
 }
 
 TEST_F(UploaderTest, PermanentErrorIsReportedForTheRun) {
-  service_.Set([](State& s) { s.upload_code = grpc::StatusCode::PERMISSION_DENIED; });
+  service_.Set([](UploaderState& s) { s.upload_code = grpc::StatusCode::PERMISSION_DENIED; });
   auto uploader = Make();
   uploader->Enqueue(10, M(1));
   Status status = uploader->WaitUploaded(10, nullptr);
@@ -135,7 +135,7 @@ TEST_F(UploaderTest, PermanentErrorIsReportedForTheRun) {
 
 TEST_F(UploaderTest, ASingleMeasurementRefusedAsTooLargeIsGivenUp) {
   options_.batch_max_points = 8;
-  service_.Set([](State& s) { s.upload_code = grpc::StatusCode::RESOURCE_EXHAUSTED; });
+  service_.Set([](UploaderState& s) { s.upload_code = grpc::StatusCode::RESOURCE_EXHAUSTED; });
   Uploader uploader_object(client_.get(), registrar_.get(), options_);
   Uploader* uploader = &uploader_object;
   for (int i = 0; i < 4; ++i) uploader->Enqueue(11, M(i));  // queued before the thread starts

@@ -9,7 +9,7 @@ namespace {
 
 PciAddress Pci(unsigned bus) { return PciAddress{0, bus, 0}; }
 
-GpuObservation Gpu(int ordinal, unsigned bus) {
+GpuObservation GpuLinksGpu(int ordinal, unsigned bus) {
   GpuObservation g;
   g.ordinal = ordinal;
   g.uuid = "GPU-" + std::to_string(ordinal);
@@ -30,7 +30,7 @@ void AddLinks(GpuObservation* g, int n, NvLinkRemote remote, PciAddress to, int 
 }
 
 TEST(JoinGpuLinksTest, DirectNvLinksAreCountedPerPairWithTheirNominalRate) {
-  GpuObservation a = Gpu(0, 0x18), b = Gpu(1, 0x2a), c = Gpu(2, 0x3a);
+  GpuObservation a = GpuLinksGpu(0, 0x18), b = GpuLinksGpu(1, 0x2a), c = GpuLinksGpu(2, 0x3a);
   AddLinks(&a, 4, NvLinkRemote::kGpu, b.pci, 3);
   AddLinks(&a, 2, NvLinkRemote::kGpu, c.pci, 3);
   AddLinks(&b, 4, NvLinkRemote::kGpu, a.pci, 3);
@@ -53,7 +53,7 @@ TEST(JoinGpuLinksTest, DirectNvLinksAreCountedPerPairWithTheirNominalRate) {
 }
 
 TEST(JoinGpuLinksTest, NvSwitchPairsTakeTheFewerSwitchLinksOfTheTwo) {
-  GpuObservation a = Gpu(0, 0x18), b = Gpu(1, 0x2a);
+  GpuObservation a = GpuLinksGpu(0, 0x18), b = GpuLinksGpu(1, 0x2a);
   AddLinks(&a, 18, NvLinkRemote::kSwitch, Pci(0xf0), 4);
   AddLinks(&b, 17, NvLinkRemote::kSwitch, Pci(0xf1), 4);
   AddLinks(&b, 1, NvLinkRemote::kSwitch, Pci(0xf1), 4, /*active=*/false);  // a lost link
@@ -67,12 +67,13 @@ TEST(JoinGpuLinksTest, NvSwitchPairsTakeTheFewerSwitchLinksOfTheTwo) {
 }
 
 TEST(JoinGpuLinksTest, PcieOnlyPairsAndUnknownLevels) {
-  const auto links = JoinGpuLinks({Gpu(0, 1), Gpu(1, 2), Gpu(2, 3)}, {{{0, 1}, 20}, {{0, 2}, 40}});
+  const auto links = JoinGpuLinks({GpuLinksGpu(0, 1), GpuLinksGpu(1, 2), GpuLinksGpu(2, 3)},
+                                  {{{0, 1}, 20}, {{0, 2}, 40}});
   ASSERT_EQ(links.size(), 3u);
   EXPECT_EQ(links[0].path(), "PXB");
   EXPECT_EQ(links[1].path(), "NODE");
   EXPECT_EQ(links[2].path(), "");  // NVML gave no level for (1, 2)
-  EXPECT_TRUE(JoinGpuLinks({Gpu(0, 1)}, {}).empty());
+  EXPECT_TRUE(JoinGpuLinks({GpuLinksGpu(0, 1)}, {}).empty());
 }
 
 // The 4-GPU H200 host of 2026-11-27 reported 6 on every link (NVML_NVLINK_VERSION_4_0), which the

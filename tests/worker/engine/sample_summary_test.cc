@@ -11,14 +11,14 @@
 namespace warpwatch::worker {
 namespace {
 
-constexpr uint64_t kApplicationsClocksSetting = 0x2;  // also reported for locked clocks
-constexpr uint64_t kSwPowerCap = 0x4;
-constexpr uint64_t kHwThermalSlowdown = 0x40;
+constexpr uint64_t kReasonAppClocks = 0x2;  // also reported for locked clocks
+constexpr uint64_t kReasonSwPowerCap = 0x4;
+constexpr uint64_t kSampleSummaryHwThermalSlowdown = 0x40;
 
 // Telemetry of a scripted GPU: its clock setting and one reading per sample.
-class FakeTelemetry : public Telemetry {
+class SampleSummaryFakeTelemetry : public Telemetry {
  public:
-  FakeTelemetry(ClockSetting setting, std::deque<ClockReading> readings)
+  SampleSummaryFakeTelemetry(ClockSetting setting, std::deque<ClockReading> readings)
       : setting_(setting), readings_(std::move(readings)) {}
   std::string source() const override { return "fake"; }
   ClockReading ReadClock() override {
@@ -56,13 +56,13 @@ v1::Measurement Summarize(Telemetry& telemetry, int samples) {
 }
 
 TEST(SampleSummaryThrottle, BoostingGpuAtItsMaximumIsNotThrottled) {
-  FakeTelemetry gpu(Boost(), {{1980, 0}, {1965, 0}, {1980, 0}, {1972, 0}});
+  SampleSummaryFakeTelemetry gpu(Boost(), {{1980, 0}, {1965, 0}, {1980, 0}, {1972, 0}});
   v1::Measurement m = Summarize(gpu, 4);
   EXPECT_EQ(m.throttled_fraction(), 0);
 }
 
 TEST(SampleSummaryThrottle, BoostingGpuThatDropsThreePercentIsThrottled) {
-  FakeTelemetry gpu(Boost(), {{1980, 0}, {1900, 0}, {1980, 0}, {1980, 0}});
+  SampleSummaryFakeTelemetry gpu(Boost(), {{1980, 0}, {1900, 0}, {1980, 0}, {1980, 0}});
   v1::Measurement m = Summarize(gpu, 4);
   EXPECT_TRUE(m.sample_throttled(1));
   EXPECT_DOUBLE_EQ(m.throttled_fraction(), 0.25);
@@ -71,22 +71,24 @@ TEST(SampleSummaryThrottle, BoostingGpuThatDropsThreePercentIsThrottled) {
 // The fleet locks clocks at 1410 MHz: the setting NVML reports is still boost at 1980 (locked
 // clocks are not readable), and the driver's reason says the clock follows the setting.
 TEST(SampleSummaryThrottle, LockedGpuAtItsLockedClockIsNotThrottled) {
-  std::deque<ClockReading> held(6, ClockReading{1410, kApplicationsClocksSetting});
-  FakeTelemetry gpu(Boost(), held);
+  std::deque<ClockReading> held(6, ClockReading{1410, kReasonAppClocks});
+  SampleSummaryFakeTelemetry gpu(Boost(), held);
   v1::Measurement m = Summarize(gpu, 6);
   EXPECT_EQ(m.throttled_fraction(), 0);
   EXPECT_DOUBLE_EQ(m.median_sm_clock_mhz(), 1410);
 }
 
 TEST(SampleSummaryThrottle, ApplicationClocksGpuAtItsSettingIsNotThrottled) {
-  FakeTelemetry gpu({1500, ClockPolicy::kApplications}, {{1500, 0}, {1500, 0}, {1440, 0}});
+  SampleSummaryFakeTelemetry gpu({1500, ClockPolicy::kApplications},
+                                 {{1500, 0}, {1500, 0}, {1440, 0}});
   v1::Measurement m = Summarize(gpu, 3);
   EXPECT_EQ(m.sample_throttled(0), false);
   EXPECT_EQ(m.sample_throttled(2), true);  // 0.96 of its setting
 }
 
 TEST(SampleSummaryThrottle, PowerCappedGpuPulledBelowItsSettingIsThrottled) {
-  FakeTelemetry gpu(Boost(), {{1980, 0}, {1755, kSwPowerCap}, {1710, kSwPowerCap}, {1980, 0}});
+  SampleSummaryFakeTelemetry gpu(
+      Boost(), {{1980, 0}, {1755, kReasonSwPowerCap}, {1710, kReasonSwPowerCap}, {1980, 0}});
   v1::Measurement m = Summarize(gpu, 4);
   EXPECT_EQ(m.sample_throttled(1), true);
   EXPECT_EQ(m.sample_throttled(2), true);
@@ -94,15 +96,15 @@ TEST(SampleSummaryThrottle, PowerCappedGpuPulledBelowItsSettingIsThrottled) {
 }
 
 TEST(SampleSummaryThrottle, LockedGpuUnderAPowerCapIsThrottled) {
-  FakeTelemetry gpu(Boost(), {{1410, kApplicationsClocksSetting},
-                              {1350, kApplicationsClocksSetting | kSwPowerCap}});
+  SampleSummaryFakeTelemetry gpu(
+      Boost(), {{1410, kReasonAppClocks}, {1350, kReasonAppClocks | kReasonSwPowerCap}});
   v1::Measurement m = Summarize(gpu, 2);
   EXPECT_EQ(m.sample_throttled(0), false);
   EXPECT_EQ(m.sample_throttled(1), true);
 }
 
 TEST(SampleSummaryThrottle, ThermalSlowdownIsThrottledEvenNearTheSetting) {
-  FakeTelemetry gpu(Boost(), {{1980, 0}, {1965, kHwThermalSlowdown}});
+  SampleSummaryFakeTelemetry gpu(Boost(), {{1980, 0}, {1965, kSampleSummaryHwThermalSlowdown}});
   v1::Measurement m = Summarize(gpu, 2);
   EXPECT_EQ(m.sample_throttled(0), false);
   EXPECT_EQ(m.sample_throttled(1), true);

@@ -14,8 +14,8 @@
 namespace warpwatch::worker {
 namespace {
 
-catalog::Point Point(const std::string& family, const std::string& variant,
-                     std::map<std::string, int64_t> params) {
+catalog::Point CounterPoint(const std::string& family, const std::string& variant,
+                            std::map<std::string, int64_t> params) {
   catalog::Point p;
   p.family = family;
   p.variant = variant;
@@ -100,7 +100,7 @@ class LaunchCountersGpuTest : public ::testing::Test {
 
 TEST_F(LaunchCountersGpuTest, RunLaunchingABAFilesEachLaunchUnderItsOwnKernel) {
   const v1::Measurement* m =
-      MeasureWithCounters(Point("testing.fault", "launch_order", {{"n", 1 << 24}}), true);
+      MeasureWithCounters(CounterPoint("testing.fault", "launch_order", {{"n", 1 << 24}}), true);
   if (m == nullptr) GTEST_SKIP() << "profiling not permitted";
   ExpectLaunchesABA(*m);
 }
@@ -109,8 +109,9 @@ TEST_F(LaunchCountersGpuTest, RunLaunchingABAFilesEachLaunchUnderItsOwnKernel) {
 // index ("0", "1", "2" on CUPTI 13.0): the first launch is A's, the others are kept unattributed
 // with a note, and no kernel is invented from a range's index.
 TEST_F(LaunchCountersGpuTest, WithoutTheDurationPassOnlyTheFirstLaunchIsAttributed) {
-  const v1::Measurement* m = MeasureWithCounters(
-      Point("testing.fault", "launch_order", {{"n", 1 << 24}}), false, /*note_expected=*/true);
+  const v1::Measurement* m =
+      MeasureWithCounters(CounterPoint("testing.fault", "launch_order", {{"n", 1 << 24}}), false,
+                          /*note_expected=*/true);
   if (m == nullptr) GTEST_SKIP() << "profiling not permitted";
   ASSERT_EQ(m->kernels_size(), 1) << Explain(*m);
   EXPECT_EQ(m->kernels(0).name(), "CopyKernel") << Explain(*m);
@@ -130,8 +131,8 @@ TEST_F(LaunchCountersGpuTest, StreamsFamilyLaunchesAreAllNamed) {
   }
   for (const char* variant : {"concurrent_small_kernels", "streamed_pipeline"}) {
     const v1::Measurement* m =
-        MeasureWithCounters(Point("concurrency.streams", variant,
-                                  {{"n", 1 << 22}, {"block_size", 256}, {"streams", 4}}),
+        MeasureWithCounters(CounterPoint("concurrency.streams", variant,
+                                         {{"n", 1 << 22}, {"block_size", 256}, {"streams", 4}}),
                             true);
     if (m == nullptr) GTEST_SKIP() << "profiling not permitted";
     ASSERT_EQ(m->kernels_size(), 1) << Explain(*m);

@@ -14,15 +14,15 @@
 namespace warpwatch::worker {
 namespace {
 
-struct Gpu {
+struct OccupancyHeaderGpu {
   const char* name;
   int major, minor, threads_per_sm;
   int64_t shared_per_sm, optin, reserved;
 };
 
 // Properties as cudaGetDeviceProperties reports them on these GPUs (per SM and per block).
-const std::vector<Gpu>& Gpus() {
-  static const auto* gpus = new std::vector<Gpu>{
+const std::vector<OccupancyHeaderGpu>& Gpus() {
+  static const auto* gpus = new std::vector<OccupancyHeaderGpu>{
       {"T4 (7.5)", 7, 5, 1024, 64 << 10, 64 << 10, 0},
       {"A100 (8.0)", 8, 0, 2048, 164 << 10, 163 << 10, 1024},
       {"A10 (8.6)", 8, 6, 1536, 100 << 10, 99 << 10, 1024},
@@ -40,7 +40,7 @@ const std::vector<Gpu>& Gpus() {
 
 TEST(OccupancyHeader, CalculatorAgreesWithCudaOccupancyHForEveryArchitecture) {
   int cases = 0, register_limited = 0, shared_limited = 0;
-  for (const Gpu& g : Gpus()) {
+  for (const OccupancyHeaderGpu& g : Gpus()) {
     cudaOccDeviceProp prop;
     prop.computeMajor = g.major;
     prop.computeMinor = g.minor;

@@ -6,7 +6,7 @@
 namespace warpwatch::server::incidents {
 namespace {
 
-constexpr const char* kDram = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+constexpr const char* kCounterDiffDram = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
 
 v1::Measurement WithCounter(const std::string& name, double value) {
   v1::Measurement m;
@@ -16,7 +16,7 @@ v1::Measurement WithCounter(const std::string& name, double value) {
 
 TEST(CounterDiffTest, ABaselineWithoutCountersSaysSoInsteadOfADiff) {
   const CounterDiff diff =
-      DiffCounters({v1::Measurement(), v1::Measurement()}, WithCounter(kDram, 71));
+      DiffCounters({v1::Measurement(), v1::Measurement()}, WithCounter(kCounterDiffDram, 71));
   EXPECT_TRUE(diff.counters.empty());
   EXPECT_NE(diff.note.find("the baseline runs have no counters"), std::string::npos) << diff.note;
 }
@@ -24,16 +24,17 @@ TEST(CounterDiffTest, ABaselineWithoutCountersSaysSoInsteadOfADiff) {
 TEST(CounterDiffTest, ANewRunWithoutCountersSaysSo) {
   v1::Measurement now;
   now.set_counters_note("counter pass skipped");
-  const CounterDiff diff = DiffCounters({WithCounter(kDram, 84)}, now);
+  const CounterDiff diff = DiffCounters({WithCounter(kCounterDiffDram, 84)}, now);
   EXPECT_TRUE(diff.counters.empty());
   EXPECT_EQ(diff.note, "the new run has no counters (counter pass skipped): no counter diff");
 }
 
 TEST(CounterDiffTest, AMovedCounterIsListedAgainstTheBaselineMean) {
   const CounterDiff diff =
-      DiffCounters({WithCounter(kDram, 82), WithCounter(kDram, 86)}, WithCounter(kDram, 71));
+      DiffCounters({WithCounter(kCounterDiffDram, 82), WithCounter(kCounterDiffDram, 86)},
+                   WithCounter(kCounterDiffDram, 71));
   ASSERT_EQ(diff.counters.size(), 1u);
-  EXPECT_EQ(diff.counters[0].counter(), kDram);
+  EXPECT_EQ(diff.counters[0].counter(), kCounterDiffDram);
   EXPECT_DOUBLE_EQ(diff.counters[0].baseline(), 84);
   EXPECT_DOUBLE_EQ(diff.counters[0].new_value(), 71);
   EXPECT_NEAR(diff.counters[0].change(), 71.0 / 84 - 1, 1e-12);
@@ -41,7 +42,8 @@ TEST(CounterDiffTest, AMovedCounterIsListedAgainstTheBaselineMean) {
 }
 
 TEST(CounterDiffTest, CountersWithinTwoPercentAreEqual) {
-  const CounterDiff diff = DiffCounters({WithCounter(kDram, 84)}, WithCounter(kDram, 84.5));
+  const CounterDiff diff =
+      DiffCounters({WithCounter(kCounterDiffDram, 84)}, WithCounter(kCounterDiffDram, 84.5));
   EXPECT_TRUE(diff.counters.empty());
   EXPECT_EQ(diff.note, "counters equal within 2 %");
 }
@@ -50,15 +52,15 @@ TEST(CounterDiffTest, CountersWithinTwoPercentAreEqual) {
 // change; it moved most, so it comes first.
 TEST(CounterDiffTest, ACounterRisingFromZeroComesFirst) {
   constexpr const char* kLocal = "lts__t_sectors_srcunit_tex_aperture_local.sum";
-  v1::Measurement base = WithCounter(kDram, 84);
+  v1::Measurement base = WithCounter(kCounterDiffDram, 84);
   (*base.mutable_counters())[kLocal] = 0;
-  v1::Measurement now = WithCounter(kDram, 42);
+  v1::Measurement now = WithCounter(kCounterDiffDram, 42);
   (*now.mutable_counters())[kLocal] = 1.5e6;
   const CounterDiff diff = DiffCounters({base}, now);
   ASSERT_EQ(diff.counters.size(), 2u);
   EXPECT_EQ(diff.counters[0].counter(), kLocal);
   EXPECT_EQ(diff.counters[0].baseline(), 0);
-  EXPECT_EQ(diff.counters[1].counter(), kDram);
+  EXPECT_EQ(diff.counters[1].counter(), kCounterDiffDram);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 namespace warpwatch::server::incidents {
 namespace {
 
-constexpr const char* kDram = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+constexpr const char* kDramPct = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
 
 v1::Run RunWith(int64_t id, const std::string& driver) {
   v1::Run r;
@@ -103,25 +103,25 @@ TEST(ExplainerTest, ALostNvlinkBetweenTwoGpusIsTheFirstCause) {
 
 TEST(ExplainerTest, ABaselineWithoutCountersGivesANoteAndNoCounterDiff) {
   FindingEvidence e = Slowdown(0.05, 0.05);
-  (*e.measurement->mutable_counters())[kDram] = 71;
+  (*e.measurement->mutable_counters())[kDramPct] = 71;
   const v1::Explanation x = Explain(e);
   EXPECT_EQ(x.counters_size(), 0);
   EXPECT_NE(x.counters_note().find("the baseline runs have no counters"), std::string::npos);
   for (const v1::LikelyCause& c : x.causes()) {
-    for (const std::string& line : c.evidence()) EXPECT_EQ(line.find(kDram), std::string::npos);
+    for (const std::string& line : c.evidence()) EXPECT_EQ(line.find(kDramPct), std::string::npos);
   }
 }
 
 TEST(ExplainerTest, CountersOnBothSidesBecomeEvidence) {
   FindingEvidence e = Slowdown(0.06, 0.06);
   e.run = RunWith(10, "590.12");
-  for (v1::Measurement& m : e.baseline_measurements) (*m.mutable_counters())[kDram] = 84;
-  (*e.measurement->mutable_counters())[kDram] = 71;
+  for (v1::Measurement& m : e.baseline_measurements) (*m.mutable_counters())[kDramPct] = 84;
+  (*e.measurement->mutable_counters())[kDramPct] = 71;
   const v1::Explanation x = Explain(e);
   ASSERT_EQ(x.counters_size(), 1);
   bool found = false;
   for (const std::string& line : x.causes(0).evidence()) {
-    found = found || line == std::string(kDram) + " 84 -> 71 (-15.5 %)";
+    found = found || line == std::string(kDramPct) + " 84 -> 71 (-15.5 %)";
   }
   EXPECT_TRUE(found);
 }
@@ -129,13 +129,13 @@ TEST(ExplainerTest, CountersOnBothSidesBecomeEvidence) {
 // The evidence of a counter that was 0 at the baseline says "from 0", not a relative change.
 TEST(ExplainerTest, ACounterFromZeroIsSaidSo) {
   FindingEvidence e = Slowdown(0.06, 0.06);
-  for (v1::Measurement& m : e.baseline_measurements) (*m.mutable_counters())[kDram] = 0;
-  (*e.measurement->mutable_counters())[kDram] = 12;
+  for (v1::Measurement& m : e.baseline_measurements) (*m.mutable_counters())[kDramPct] = 0;
+  (*e.measurement->mutable_counters())[kDramPct] = 12;
   const v1::Explanation x = Explain(e);
   bool found = false;
   for (const v1::LikelyCause& c : x.causes()) {
     for (const std::string& line : c.evidence()) {
-      found = found || line == std::string(kDram) + " 0 -> 12 (from 0)";
+      found = found || line == std::string(kDramPct) + " 0 -> 12 (from 0)";
     }
   }
   EXPECT_TRUE(found) << x.DebugString();
@@ -146,12 +146,12 @@ TEST(ExplainerTest, ACounterFromZeroIsSaidSo) {
 TEST(ExplainerTest, CountersOfRunsApartAreDiffedAndNamedWhereTheTimedRunsHaveNone) {
   FindingEvidence e = Slowdown(0.06, 0.06);
   e.baseline_counters = CounterRun{7, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
-  (*e.baseline_counters->measurement.mutable_counters())[kDram] = 84;
+  (*e.baseline_counters->measurement.mutable_counters())[kDramPct] = 84;
   e.new_counters = CounterRun{12, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
-  (*e.new_counters->measurement.mutable_counters())[kDram] = 71;
+  (*e.new_counters->measurement.mutable_counters())[kDramPct] = 71;
   const v1::Explanation x = Explain(e);
   ASSERT_EQ(x.counters_size(), 1);
-  EXPECT_EQ(x.counters(0).counter(), kDram);
+  EXPECT_EQ(x.counters(0).counter(), kDramPct);
   EXPECT_DOUBLE_EQ(x.counters(0).baseline(), 84);
   EXPECT_DOUBLE_EQ(x.counters(0).new_value(), 71);
   ASSERT_EQ(x.counter_baseline_run_ids_size(), 1);
@@ -163,13 +163,13 @@ TEST(ExplainerTest, TheTimedRunsOwnCountersGoAheadOfRunsApart) {
   FindingEvidence e = Slowdown(0.06, 0.06);
   for (size_t i = 0; i < e.baseline_measurements.size(); ++i) {
     e.baseline_measurements[i].set_run_id(static_cast<int64_t>(i) + 1);
-    (*e.baseline_measurements[i].mutable_counters())[kDram] = 80;
+    (*e.baseline_measurements[i].mutable_counters())[kDramPct] = 80;
   }
-  (*e.measurement->mutable_counters())[kDram] = 60;
+  (*e.measurement->mutable_counters())[kDramPct] = 60;
   e.baseline_counters = CounterRun{7, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
-  (*e.baseline_counters->measurement.mutable_counters())[kDram] = 84;
+  (*e.baseline_counters->measurement.mutable_counters())[kDramPct] = 84;
   e.new_counters = CounterRun{12, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
-  (*e.new_counters->measurement.mutable_counters())[kDram] = 71;
+  (*e.new_counters->measurement.mutable_counters())[kDramPct] = 71;
   const v1::Explanation x = Explain(e);
   ASSERT_EQ(x.counters_size(), 1);
   EXPECT_DOUBLE_EQ(x.counters(0).baseline(), 80);
@@ -181,7 +181,7 @@ TEST(ExplainerTest, TheTimedRunsOwnCountersGoAheadOfRunsApart) {
 TEST(ExplainerTest, ACounterRunOnOneSideOnlyGivesTheNoteAndNamesNoRuns) {
   FindingEvidence e = Slowdown(0.06, 0.06);
   e.new_counters = CounterRun{12, Point(30, 1.0, v1::OCCUPANCY_LIMITER_WARPS)};
-  (*e.new_counters->measurement.mutable_counters())[kDram] = 71;
+  (*e.new_counters->measurement.mutable_counters())[kDramPct] = 71;
   const v1::Explanation x = Explain(e);
   EXPECT_EQ(x.counters_size(), 0);
   EXPECT_NE(x.counters_note().find("the baseline runs have no counters"), std::string::npos);
