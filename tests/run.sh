@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what the tests need, builds one tree, and runs every test in
-# it with ctest. Store and RPC tests start their own throwaway PostgreSQL (as an unprivileged user
-# when run as root). GPU tests (label `gpu`) print "skipped: no CUDA device" on machines without
-# one.
+# it with ctest. Store and RPC tests use a throwaway PostgreSQL, one for the whole run (below; as
+# an unprivileged user when run as root). GPU tests (label `gpu`) print "skipped: no CUDA device"
+# on machines without one.
 #
 # One tree, build-tests/ (WARPWATCH_BUILD_DIR overrides): everything the build has, CUDA on where
 # nvcc is found (for CI's architecture set: a Debug build), unoptimised host code
