@@ -103,6 +103,14 @@ void SweepAbandonedDirs() {
   }
 }
 
+// Whether a server on 127.0.0.1:`port` accepts connections now.
+bool Answers(int port, int connect_timeout_s) {
+  const std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port) +
+                               " user=postgres dbname=postgres connect_timeout=" +
+                               std::to_string(connect_timeout_s);
+  return PQping(conninfo.c_str()) == PQPING_OK;
+}
+
 bool ValidName(const std::string& name) {
   if (name.empty() || name.size() > 60) return false;
   for (char c : name) {
@@ -243,8 +251,6 @@ Status PostgresServer::StartProcess() {
   }
   ASSIGN_OR_RETURN(pid_t pid, detail::Spawn(args, user_, log, /*die_with_parent=*/true));
   pid_ = pid;
-  const std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port_) +
-                               " user=postgres dbname=postgres connect_timeout=2";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     int status = 0;
@@ -252,7 +258,7 @@ Status PostgresServer::StartProcess() {
       pid_ = -1;
       return InternalError("postgres exited at start; log: " + detail::FileTail(log));
     }
-    if (PQping(conninfo.c_str()) == PQPING_OK) return OkStatus();
+    if (Answers(port_, 2)) return OkStatus();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   kill(pid_, SIGQUIT);
@@ -287,9 +293,7 @@ Status PostgresServer::Stop() {
 
 Status PostgresServer::Start() {
   if (attached_) {
-    const std::string conninfo = "host=127.0.0.1 port=" + std::to_string(port_) +
-                                 " user=postgres dbname=postgres connect_timeout=5";
-    if (PQping(conninfo.c_str()) == PQPING_OK) return OkStatus();
+    if (Answers(port_, 5)) return OkStatus();
     return UnavailableError("the shared PostgreSQL on 127.0.0.1:" + std::to_string(port_) +
                             " does not answer (WARPWATCH_TEST_POSTGRES_PORT)");
   }
