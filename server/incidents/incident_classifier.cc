@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "server/incidents/incident_key.h"
+
 namespace warpwatch::server::incidents {
 namespace {
 
@@ -69,6 +71,20 @@ Classification Classify(const IncidentView& incident) {
     }
     if (evidence.empty()) evidence = "the GPU's clock moved, the work did not";
     c.cause = "GPU " + After(key, "environment:") + ": " + evidence + " (" + spread + ")";
+    return c;
+  }
+  if (key == kFleetCauseKey) {
+    std::set<std::string> families;
+    for (const v1::Regression& f : incident.findings) families.insert(f.case_().family());
+    std::string list;
+    for (const std::string& family : families) list += (list.empty() ? "" : ", ") + family;
+    c.cause_class = v1::CAUSE_CLASS_UNKNOWN;
+    c.cause = std::to_string(devices.size()) + " of " +
+              std::to_string(std::max(incident.peers, static_cast<int>(devices.size()))) +
+              " GPUs of the model moved the same way with nothing recorded differing (" +
+              Count(cases.size(), "case", "cases") + "; " + list + ")";
+    c.ruled_out.push_back("one GPU: " + std::to_string(devices.size()) +
+                          " same-window GPUs moved together");
     return c;
   }
   const std::string gpu = After(key, "gpu:");

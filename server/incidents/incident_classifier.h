@@ -17,7 +17,8 @@ struct IncidentView {
   std::string cause_key;                 // IncidentKey::cause_key
   std::vector<v1::Regression> findings;  // its findings, with explanations
   int peers = 0;  // devices of the model with a run in the incident's window (its own included)
-  // Devices of the model with a "gpu:" incident of the same window and kind (its own included).
+  // Devices of the model that moved the same way in the window with nothing recorded differing
+  // (IncidentSweepTx::CountMovers: "gpu:" incidents and the fleet's, its own included).
   int movers = 0;
 };
 
@@ -29,6 +30,8 @@ struct Classification {
 
 // - "software:..." -> SOFTWARE, the cause naming each differing field and how many GPUs moved;
 // - "environment:<gpu>" -> ENVIRONMENT naming the GPU and its clock or throttling evidence;
+// - kFleetCauseKey -> UNKNOWN: how many GPUs of how many moved, the cases and their families, and
+//   the representative finding's ruled-out lines (software, attributes, clocks) plus one GPU;
 // - "gpu:<gpu>" -> ONE_GPU naming it when it has same-window peers and fewer than half of them
 //   moved the same way with nothing recorded differing (or it moved alone); else UNKNOWN, with
 //   what was ruled out (software, kernel attributes, clocks) and why one GPU was not.

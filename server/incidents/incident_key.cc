@@ -6,6 +6,12 @@
 
 namespace warpwatch::server::incidents {
 
+IncidentKey FleetKeyOf(const IncidentKey& key) {
+  IncidentKey fleet = key;
+  fleet.cause_key = kFleetCauseKey;
+  return fleet;
+}
+
 std::optional<IncidentKey> KeyOf(const v1::Regression& finding, const FindingOrigin& origin) {
   IncidentKey key;
   if (finding.kind() == v1::REGRESSION_KIND_REGRESSION) {

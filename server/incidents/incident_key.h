@@ -36,6 +36,14 @@ struct IncidentKey {
   }
 };
 
+// The cause candidate of a fleet-wide move that nothing recorded explains: findings of "gpu:"
+// keys merge into it once enough GPUs of the model moved the same way in the window
+// (incident_sweep.h, docs/incidents.md "A fleet that moved with nothing recorded differing").
+inline constexpr const char* kFleetCauseKey = "fleet:unrecorded";
+
+// `key` with the fleet cause candidate: same window, model and kind.
+IncidentKey FleetKeyOf(const IncidentKey& key);
+
 // The key of a REGRESSION or IMPROVEMENT finding with its explanation set; nullopt for any other
 // kind (a fleet OUTLIER joins no incident).
 std::optional<IncidentKey> KeyOf(const v1::Regression& finding, const FindingOrigin& origin);

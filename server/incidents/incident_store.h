@@ -27,7 +27,9 @@ struct UnsweptFinding {
 struct IncidentMembers {
   int64_t id = 0;
   IncidentKey key;
+  FindingOrigin origin;  // the incident's window as a finding's origin (schedule run, night)
   std::string state;
+  bool triaged = false;  // a person has changed it (an event by any actor but the detector)
   // Its findings with id, kind, state, updated_by, device, case (canonical, family) and change;
   // only the representative one (incident_classifier.h) carries its explanation.
   std::vector<v1::Regression> findings;
@@ -67,8 +69,17 @@ class IncidentSweepTx {
   virtual StatusOr<IncidentMembers> LoadMembers(int64_t incident_id) = 0;
   // Devices of `gpu_model` with a SUCCEEDED non-confirmation run in the window.
   virtual StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) = 0;
-  // Devices with a "gpu:" incident of this window, model and kind.
+  // Devices that moved the same way with nothing recorded differing: those with a "gpu:" incident
+  // of this window, model and kind (with a confirmed or suspected finding, or `key`'s own) and
+  // those whose findings are in its kFleetCauseKey incident.
   virtual StatusOr<int> CountMovers(const IncidentKey& key) = 0;
+  // The id of the active (OPEN, ACKNOWLEDGED, REOPENED) incident of `key`; 0 when none.
+  virtual StatusOr<int64_t> ActiveIncident(const IncidentKey& key) = 0;
+  // Moves every finding of incident `from` into the incident of `into` (created OPEN with an
+  // opening event when none exists, REOPENED when closed), records `note` as an event of it,
+  // and deletes `from` with its events. Returns the id of `into`'s incident.
+  virtual StatusOr<int64_t> MergeIncident(int64_t from, const IncidentKey& into,
+                                          const FindingOrigin& origin, const std::string& note) = 0;
   virtual Status SaveDerived(int64_t incident_id, const IncidentDerived& derived) = 0;
   // A detector move: the state and an event (actor "detector").
   virtual Status MoveIncident(int64_t incident_id, const std::string& from, const std::string& to,

@@ -2,7 +2,11 @@
 // The pass that follows the analysis of runs: explain every finding not seen yet and put each
 // REGRESSION or IMPROVEMENT into its incident, then refresh every active incident (and those just
 // joined): counts, cause class and cause, and the detector's moves (FIXED when every level
-// returned, DISMISSED when nothing stands). The server runs it after each analysed run
+// returned, DISMISSED when nothing stands). Before the refresh, an OPEN "gpu:" incident no person
+// has triaged merges into its window's kFleetCauseKey incident once at least kFleetMinMovers GPUs
+// and half of the window's GPUs of the model moved the same way with nothing recorded differing
+// (one incident, one alert, for a change the store does not record); later findings of such GPUs
+// in that window join the fleet's incident directly. The server runs it after each analysed run
 // (server/runtime); it is idempotent and safe on several replicas (one sweeps at a time).
 #ifndef WARPWATCH_SERVER_INCIDENTS_INCIDENT_SWEEP_H_
 #define WARPWATCH_SERVER_INCIDENTS_INCIDENT_SWEEP_H_
@@ -12,11 +16,16 @@
 
 namespace warpwatch::server::incidents {
 
+// Fewest GPUs moving together for a fleet incident: two could be chance (two independent faults
+// in one night), and early in a night the window's peers are only the GPUs that ran so far.
+inline constexpr int kFleetMinMovers = 3;
+
 struct SweepSummary {
   int explained = 0;  // findings explained (every kind)
   int grouped = 0;    // of them: put into an incident
   int refreshed = 0;  // incidents refreshed
   int moved = 0;      // detector moves (FIXED, DISMISSED)
+  int merged = 0;     // per-GPU incidents merged into a fleet incident
 };
 
 // Sweeps in batches of `batch` findings (one transaction each) until none is left, at most

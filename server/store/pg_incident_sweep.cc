@@ -148,8 +148,11 @@ StatusOr<std::vector<int64_t>> PgIncidentSweepTx::IncidentsToRefresh(
 
 StatusOr<incidents::IncidentMembers> PgIncidentSweepTx::LoadMembers(int64_t incident_id) {
   pqxx::result i = tx_.exec_params(
-      "SELECT window_key, gpu_model, kind, cause_key, state FROM incident WHERE id = $1 FOR UPDATE",
-      incident_id);
+      "SELECT window_key, gpu_model, kind, cause_key, state, coalesce(schedule_run_id, 0),"
+      " night::text, EXISTS (SELECT 1 FROM incident_event e WHERE e.incident_id = incident.id"
+      "                      AND e.actor <> $2)"
+      " FROM incident WHERE id = $1 FOR UPDATE",
+      incident_id, std::string(kDetector));
   if (i.empty()) return NotFoundError("incident " + std::to_string(incident_id) + " not found");
   incidents::IncidentMembers m;
   m.id = incident_id;
@@ -158,6 +161,9 @@ StatusOr<incidents::IncidentMembers> PgIncidentSweepTx::LoadMembers(int64_t inci
   m.key.kind = i[0][2].as<std::string>();
   m.key.cause_key = i[0][3].as<std::string>();
   m.state = i[0][4].as<std::string>();
+  m.origin.schedule_run_id = i[0][5].as<int64_t>();
+  m.origin.night = i[0][6].as<std::string>();
+  m.triaged = i[0][7].as<bool>();
   // Only what the refresh reads of each finding (an incident of a fleet-wide change holds
   // thousands); the explanation of its representative finding alone is parsed.
   for (const pqxx::row& row :
@@ -211,13 +217,49 @@ StatusOr<int> PgIncidentSweepTx::CountPeers(const std::string& window_key,
 }
 
 StatusOr<int> PgIncidentSweepTx::CountMovers(const incidents::IncidentKey& key) {
+  // From the findings themselves, not the incidents' derived counts: an incident opened in this
+  // sweep has not been refreshed yet. A finding counts while it stands (not NOISE, not dismissed
+  // by a person), as Confirmed() and SUSPECTED do.
   return tx_
       .exec_params(
-          "SELECT count(*) FROM incident WHERE window_key = $1 AND gpu_model = $2 AND kind = $3"
-          " AND cause_key LIKE 'gpu:%' AND (confirmed > 0 OR suspected > 0 OR cause_key = $4)",
-          key.window_key, key.gpu_model, key.kind, key.cause_key)
+          "SELECT count(DISTINCT g.device_uuid) FROM regression g"
+          " JOIN incident i ON i.id = g.incident_id"
+          " WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3"
+          "   AND (i.cause_key LIKE 'gpu:%' OR i.cause_key = $4)"
+          "   AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
+          "        OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5)))",
+          key.window_key, key.gpu_model, key.kind, std::string(incidents::kFleetCauseKey),
+          std::string(kDetector))
       .at(0)[0]
       .as<int>();
+}
+
+StatusOr<int64_t> PgIncidentSweepTx::ActiveIncident(const incidents::IncidentKey& key) {
+  const pqxx::result r = tx_.exec_params(
+      "SELECT id FROM incident WHERE window_key = $1 AND gpu_model = $2 AND kind = $3"
+      " AND cause_key = $4 AND state IN ('OPEN', 'ACKNOWLEDGED', 'REOPENED')",
+      key.window_key, key.gpu_model, key.kind, key.cause_key);
+  return r.empty() ? int64_t{0} : r[0][0].as<int64_t>();
+}
+
+StatusOr<int64_t> PgIncidentSweepTx::MergeIncident(int64_t from, const incidents::IncidentKey& into,
+                                                   const incidents::FindingOrigin& origin,
+                                                   const std::string& note) {
+  const pqxx::result first = tx_.exec_params(
+      "SELECT id FROM regression WHERE incident_id = $1 ORDER BY id LIMIT 1", from);
+  if (first.empty()) {
+    return FailedPreconditionError("incident " + std::to_string(from) + " has no finding to merge");
+  }
+  // Joining with its first finding creates or reopens the target as any finding would.
+  ASSIGN_OR_RETURN(const int64_t id, JoinIncident(first[0][0].as<int64_t>(), into, origin));
+  tx_.exec_params("UPDATE regression SET incident_id = $2 WHERE incident_id = $1", from, id);
+  tx_.exec_params(
+      "INSERT INTO incident_event (incident_id, from_state, to_state, actor, note)"
+      " SELECT id, state, state, $2, $3 FROM incident WHERE id = $1",
+      id, std::string(kDetector), note);
+  tx_.exec_params("DELETE FROM incident_event WHERE incident_id = $1", from);
+  tx_.exec_params("DELETE FROM incident WHERE id = $1", from);
+  return id;
 }
 
 Status PgIncidentSweepTx::SaveDerived(int64_t id, const incidents::IncidentDerived& d) {

@@ -36,6 +36,10 @@ class PgIncidentSweepTx : public incidents::IncidentSweepTx {
   StatusOr<incidents::IncidentMembers> LoadMembers(int64_t incident_id) override;
   StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) override;
   StatusOr<int> CountMovers(const incidents::IncidentKey& key) override;
+  StatusOr<int64_t> ActiveIncident(const incidents::IncidentKey& key) override;
+  StatusOr<int64_t> MergeIncident(int64_t from, const incidents::IncidentKey& into,
+                                  const incidents::FindingOrigin& origin,
+                                  const std::string& note) override;
   Status SaveDerived(int64_t incident_id, const incidents::IncidentDerived& derived) override;
   Status MoveIncident(int64_t incident_id, const std::string& from, const std::string& to,
                       const std::string& note) override;

@@ -1,6 +1,8 @@
 // File: tests/server/incidents/incident_classifier_test.cc
 #include "server/incidents/incident_classifier.h"
 
+#include "server/incidents/incident_key.h"
+
 #include <gtest/gtest.h>
 
 namespace warpwatch::server::incidents {
@@ -45,6 +47,24 @@ TEST(IncidentClassifierTest, HalfTheFleetMovingWithNothingRecordedIsUnknownSayin
   ASSERT_EQ(c.ruled_out.size(), 2u);
   EXPECT_EQ(c.ruled_out[0], "software: equal");
   EXPECT_EQ(c.ruled_out[1], "one GPU: 5 of 8 same-night GPUs moved together");
+}
+
+TEST(IncidentClassifierTest, AFleetKeyIsUnknownCountingTheGpusAndNamingTheFamilies) {
+  IncidentView v = View(kFleetCauseKey, 8, 6);
+  v.findings.push_back(IncidentClassifierFinding("GPU-4", "a", 0.04));
+  v.findings.push_back(IncidentClassifierFinding("GPU-5", "c", 0.06));
+  v.findings[0].mutable_case_()->set_family("memory.coalescing");
+  v.findings[1].mutable_case_()->set_family("memory.coalescing");
+  v.findings[2].mutable_case_()->set_family("memory.coalescing");
+  v.findings[3].mutable_case_()->set_family("transfer.host_device");
+  const Classification c = Classify(v);
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_UNKNOWN);
+  EXPECT_EQ(c.cause,
+            "3 of 8 GPUs of the model moved the same way with nothing recorded differing (3 cases; "
+            "memory.coalescing, transfer.host_device)");
+  ASSERT_EQ(c.ruled_out.size(), 2u);
+  EXPECT_EQ(c.ruled_out[0], "software: equal");
+  EXPECT_EQ(c.ruled_out[1], "one GPU: 3 same-window GPUs moved together");
 }
 
 TEST(IncidentClassifierTest, WithoutPeersOneGpuCannotBeToldApart) {

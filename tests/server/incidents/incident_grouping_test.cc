@@ -52,6 +52,78 @@ TEST_F(IncidentTest, OneGpuSlowedAloneIsOneIncidentOfThatGpu) {
   EXPECT_EQ(i.cases(), kCases);
 }
 
+// A change the store does not record (equal software, no clock or condition differing) that moves
+// most of the fleet: one incident for the fleet, not one per GPU (one alert for one change).
+TEST_F(IncidentTest, AFleetThatMovedWithNothingRecordedDifferingIsOneIncident) {
+  constexpr int kCases = 6;
+  Baseline(kGpus, kCases);
+  GpuNight slow;
+  slow.scale = 1.05;
+  for (int g = 0; g < kGpus; ++g) RunNight(g, kCases, slow);
+
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  const v1::Incident& i = incidents[0];
+  EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_UNKNOWN);
+  EXPECT_NE(i.cause().find("8 of 8 GPUs of the model moved the same way with nothing recorded "
+                           "differing (6 cases; memory.coalescing)"),
+            std::string::npos)
+      << i.cause();
+  EXPECT_EQ(i.device_uuids_size(), kGpus);
+  EXPECT_EQ(i.findings(), kGpus * kCases);
+  EXPECT_EQ(i.state(), v1::INCIDENT_STATE_OPEN);
+  StatusOr<std::vector<incidents::OpenIncident>> open = incidents_->ListOpenIncidents();
+  ASSERT_TRUE(open.ok()) << open.status().ToString();
+  EXPECT_EQ(open->size(), 1u);
+  // Every GPU of the model ran in the window (the baseline nights are in it too), so the first
+  // three GPUs opened incidents of their own and the fourth, half of the eight, made it the
+  // fleet's; each merge is on the record. No finding was left without an incident.
+  StatusOr<v1::Incident> got = incidents_->GetIncident(i.id());
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  int merges = 0;
+  for (const v1::IncidentEvent& e : got->history()) {
+    if (e.note().rfind("merged incident ", 0) == 0) {
+      ++merges;
+      EXPECT_NE(e.note().find("4 of 8 GPUs of the model moved the same way"), std::string::npos)
+          << e.note();
+    }
+  }
+  EXPECT_EQ(merges, 4);
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression WHERE kind = 'REGRESSION' AND incident_id IS NULL")
+                [0][0].as<int>(), 0);
+  EXPECT_EQ(Sweep().merged, 0);  // idempotent
+  EXPECT_EQ(Incidents().size(), 1u);
+}
+
+// A person's decision on a GPU's incident stands: it is not merged into the fleet's.
+TEST_F(IncidentTest, AGpuIncidentSomeoneTriagedIsNotMergedIntoTheFleets) {
+  constexpr int kCases = 3;
+  Baseline(kGpus, kCases);
+  GpuNight slow;
+  slow.scale = 1.05;
+  RunNight(0, kCases, slow);
+  ASSERT_EQ(Incidents().size(), 1u);
+  const int64_t first = Incidents()[0].id();
+  ASSERT_TRUE(
+      incidents_->UpdateIncident(first, v1::INCIDENT_STATE_ACKNOWLEDGED, "looking", "alice").ok());
+  for (int g = 1; g < kGpus; ++g) RunNight(g, kCases, slow);
+
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 2u);
+  int fleet_devices = 0;
+  for (const v1::Incident& i : incidents) {
+    if (i.id() == first) {
+      EXPECT_EQ(i.state(), v1::INCIDENT_STATE_ACKNOWLEDGED);
+      ASSERT_EQ(i.device_uuids_size(), 1);
+      EXPECT_EQ(i.device_uuids(0), Gpu(0));
+    } else {
+      fleet_devices = i.device_uuids_size();
+      EXPECT_NE(i.cause().find("7 of 8 GPUs"), std::string::npos) << i.cause();
+    }
+  }
+  EXPECT_EQ(fleet_devices, kGpus - 1);
+}
+
 TEST_F(IncidentTest, AClockDropIsAnEnvironmentIncident) {
   constexpr int kCases = 4;
   Baseline(2, kCases);
