@@ -57,6 +57,21 @@ Classification Classify(const IncidentView& incident) {
                              std::to_string(std::max(incident.peers, 1)) + " measured";
   const std::string& key = incident.cause_key;
   if (key.rfind("software:", 0) == 0) {
+    const int moved = static_cast<int>(devices.size());
+    if (incident.same_software > moved && moved * 2 < incident.same_software) {
+      std::string which;
+      for (const std::string& d : devices) which += (which.empty() ? "" : ", ") + d;
+      const int still = incident.same_software - moved;
+      c.cause_class = v1::CAUSE_CLASS_ONE_GPU;
+      c.cause = (moved == 1 ? "GPU " : "GPUs ") + which + " moved; " +
+                Count(static_cast<size_t>(still), "GPU", "GPUs") +
+                " of the model with the same software did not (" +
+                Count(cases.size(), "case", "cases") + ")";
+      c.ruled_out.push_back("software: " + After(key, "software:") + " ran on " +
+                            std::to_string(incident.same_software) + " GPUs of the window; " +
+                            std::to_string(moved) + " moved");
+      return c;
+    }
     c.cause_class = v1::CAUSE_CLASS_SOFTWARE;
     c.cause = After(key, "software:") + " (" + spread + ")";
     return c;

@@ -20,6 +20,10 @@ struct IncidentView {
   // Devices of the model that moved the same way in the window with nothing recorded differing
   // (IncidentSweepTx::CountMovers: "gpu:" incidents and the fleet's, its own included).
   int movers = 0;
+  // For a "software:" key: devices of the window whose run has the same software as the
+  // representative finding's new run (no SOFTWARE difference between them; its own included);
+  // -1 when not known.
+  int same_software = -1;
 };
 
 struct Classification {
@@ -29,6 +33,8 @@ struct Classification {
 };
 
 // - "software:..." -> SOFTWARE, the cause naming each differing field and how many GPUs moved;
+//   but ONE_GPU when the same software ran on more than twice as many GPUs of the window as moved
+//   (most devices with the change did not move: the change is not what the movers share);
 // - "environment:<gpu>" -> ENVIRONMENT naming the GPU and its clock or throttling evidence;
 // - kFleetCauseKey -> UNKNOWN: how many GPUs of how many moved, the cases and their families, and
 //   the representative finding's ruled-out lines (software, attributes, clocks) plus one GPU;

@@ -70,9 +70,14 @@ class IncidentSweepTx {
   // Devices of `gpu_model` with a SUCCEEDED non-confirmation run in the window.
   virtual StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) = 0;
   // Devices that moved the same way with nothing recorded differing: those with a "gpu:" incident
-  // of this window, model and kind (with a confirmed or suspected finding, or `key`'s own) and
-  // those whose findings are in its kFleetCauseKey incident.
+  // of this window, model and kind holding a finding that stands (not NOISE, not dismissed by a
+  // person; read from the findings, so incidents opened in this sweep count) and the devices its
+  // kFleetCauseKey incident listed at its last refresh.
   virtual StatusOr<int> CountMovers(const IncidentKey& key) = 0;
+  // The environment (labels and device included) of each device's latest SUCCEEDED
+  // non-confirmation run of `gpu_model` in the window: the devices CountPeers counts.
+  virtual StatusOr<std::vector<v1::RunEnvironment>> WindowEnvironments(
+      const std::string& window_key, const std::string& gpu_model) = 0;
   // The id of the active (OPEN, ACKNOWLEDGED, REOPENED) incident of `key`; 0 when none.
   virtual StatusOr<int64_t> ActiveIncident(const IncidentKey& key) = 0;
   // Moves every finding of incident `from` into the incident of `into` (created OPEN with an

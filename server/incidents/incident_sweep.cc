@@ -4,8 +4,11 @@
 #include <google/protobuf/util/time_util.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <utility>
 
+#include "server/incidents/explain/environment_diff.h"
 #include "server/incidents/incident_classifier.h"
 #include "server/incidents/incident_lifecycle.h"
 
@@ -47,15 +50,58 @@ std::string MergeNote(const IncidentMembers& members, int peers, int movers) {
          " GPUs of the model moved the same way with nothing recorded differing";
 }
 
-Status RefreshIncident(IncidentSweepTx& tx, int64_t id, SweepSummary& summary) {
-  ASSIGN_OR_RETURN(IncidentMembers members, tx.LoadMembers(id));
+// Devices whose findings in `findings` stand (confirmed or suspected).
+int StandingDevices(const std::vector<v1::Regression>& findings) {
+  std::set<std::string> devices;
+  for (const v1::Regression& f : findings) {
+    if (Confirmed(f) || f.state() == v1::REGRESSION_STATE_SUSPECTED) devices.insert(f.device_uuid());
+  }
+  return static_cast<int>(devices.size());
+}
+
+// Devices of the window that ran the software of the representative finding's new run (its
+// device's run in the window); -1 when that run is not among them, or when the window has too
+// few GPUs for the answer to matter (IncidentView::same_software: only more than twice the
+// movers changes the class), which spares reading a fleet's runs for a fleet-wide change.
+StatusOr<int> SameSoftware(IncidentSweepTx& tx, const IncidentMembers& members, int peers) {
+  std::set<std::string> moved_devices;
+  for (const v1::Regression& f : members.findings) moved_devices.insert(f.device_uuid());
+  const int rep = RepresentativeFinding(members.findings);
+  if (rep < 0 || peers <= 2 * static_cast<int>(moved_devices.size())) return -1;
+  ASSIGN_OR_RETURN(std::vector<v1::RunEnvironment> runs,
+                   tx.WindowEnvironments(members.key.window_key, members.key.gpu_model));
+  const std::string& device = members.findings[rep].device_uuid();
+  const v1::RunEnvironment* moved = nullptr;
+  for (const v1::RunEnvironment& e : runs) {
+    if (e.device().uuid() == device) moved = &e;
+  }
+  if (moved == nullptr) return -1;
+  int same = 0;
+  for (const v1::RunEnvironment& e : runs) {
+    bool differs = false;
+    for (const v1::EnvironmentDifference& d : DiffEnvironments({e}, *moved)) {
+      differs = differs || d.area() == v1::DIFFERENCE_AREA_SOFTWARE;
+    }
+    if (!differs) ++same;
+  }
+  return same;
+}
+
+Status RefreshIncident(IncidentSweepTx& tx, const IncidentMembers& members,
+                       SweepSummary& summary) {
+  const int64_t id = members.id;
   ASSIGN_OR_RETURN(const int peers, tx.CountPeers(members.key.window_key, members.key.gpu_model));
   int movers = 0;
-  const bool fleet = members.key.cause_key == kFleetCauseKey;
-  if (members.key.cause_key.rfind("gpu:", 0) == 0 || fleet) {
+  if (members.key.cause_key == kFleetCauseKey) {
+    movers = StandingDevices(members.findings);  // its own list may predate this sweep's joins
+  } else if (members.key.cause_key.rfind("gpu:", 0) == 0) {
     ASSIGN_OR_RETURN(movers, tx.CountMovers(members.key));
   }
-  RETURN_IF_ERROR(tx.SaveDerived(id, DeriveIncident(members, peers, movers)));
+  int same_software = -1;
+  if (members.key.cause_key.rfind("software:", 0) == 0) {
+    ASSIGN_OR_RETURN(same_software, SameSoftware(tx, members, peers));
+  }
+  RETURN_IF_ERROR(tx.SaveDerived(id, DeriveIncident(members, peers, movers, same_software)));
   ++summary.refreshed;
   if (auto move = DetectorMoveFor(members.state, CountsOf(members.findings))) {
     RETURN_IF_ERROR(tx.MoveIncident(id, members.state, move->to, move->note));
@@ -90,15 +136,24 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
   ASSIGN_OR_RETURN(std::vector<int64_t> ids,
                    tx.IncidentsToRefresh(std::vector<int64_t>(touched.begin(), touched.end())));
   // Per-GPU incidents of a fleet-wide move merge into the fleet's first, so the refresh below
-  // counts the fleet once.
-  std::vector<int64_t> kept;
+  // counts the fleet once. Movers and peers are counted once per window, model and kind, before
+  // any merge: a merge moves findings but not the set of GPUs that moved, and the fleet incident's
+  // own device list is refreshed only after the loop.
+  std::vector<IncidentMembers> kept;
   std::set<int64_t> fleets;
+  std::map<std::string, std::pair<int, int>> counted;  // window|model|kind -> peers, movers
   for (int64_t id : ids) {
     ASSIGN_OR_RETURN(IncidentMembers members, tx.LoadMembers(id));
     if (members.key.cause_key.rfind("gpu:", 0) == 0) {
-      ASSIGN_OR_RETURN(const int peers,
-                       tx.CountPeers(members.key.window_key, members.key.gpu_model));
-      ASSIGN_OR_RETURN(const int movers, tx.CountMovers(members.key));
+      const std::string group =
+          members.key.window_key + "|" + members.key.gpu_model + "|" + members.key.kind;
+      if (counted.find(group) == counted.end()) {
+        ASSIGN_OR_RETURN(const int window_peers,
+                         tx.CountPeers(members.key.window_key, members.key.gpu_model));
+        ASSIGN_OR_RETURN(const int window_movers, tx.CountMovers(members.key));
+        counted[group] = {window_peers, window_movers};
+      }
+      const auto [peers, movers] = counted[group];
       if (JoinsTheFleet(members, peers, movers)) {
         ASSIGN_OR_RETURN(const int64_t fleet,
                          tx.MergeIncident(id, FleetKeyOf(members.key), members.origin,
@@ -108,18 +163,26 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
         continue;
       }
     }
-    kept.push_back(id);
+    kept.push_back(std::move(members));
+  }
+  // A fleet incident that took findings is read again (it may also be new).
+  for (IncidentMembers& members : kept) {
+    if (fleets.erase(members.id) > 0) {
+      ASSIGN_OR_RETURN(members, tx.LoadMembers(members.id));
+    }
   }
   for (int64_t fleet : fleets) {
-    if (std::find(kept.begin(), kept.end(), fleet) == kept.end()) kept.push_back(fleet);
+    ASSIGN_OR_RETURN(IncidentMembers members, tx.LoadMembers(fleet));
+    kept.push_back(std::move(members));
   }
-  for (int64_t id : kept) RETURN_IF_ERROR(RefreshIncident(tx, id, summary));
+  for (const IncidentMembers& members : kept) RETURN_IF_ERROR(RefreshIncident(tx, members, summary));
   return OkStatus();
 }
 
 }  // namespace
 
-IncidentDerived DeriveIncident(const IncidentMembers& members, int peers, int movers) {
+IncidentDerived DeriveIncident(const IncidentMembers& members, int peers, int movers,
+                               int same_software) {
   IncidentDerived d;
   const FindingCounts counts = CountsOf(members.findings);
   d.findings = counts.findings;
@@ -147,6 +210,7 @@ IncidentDerived DeriveIncident(const IncidentMembers& members, int peers, int mo
   view.findings = members.findings;
   view.peers = peers;
   view.movers = movers;
+  view.same_software = same_software;
   Classification c = Classify(view);
   d.cause_class = c.cause_class;
   d.cause = std::move(c.cause);

@@ -32,9 +32,10 @@ struct SweepSummary {
 // `max_batches`. Errors: the store's (a failed batch rolls back whole; the next sweep redoes it).
 StatusOr<SweepSummary> SweepIncidents(IncidentStore& store, int batch = 200, int max_batches = 50);
 
-// What an incident's members give (counts, devices, families, changes, class): pure. `peers` and
-// `movers` as IncidentView.
-IncidentDerived DeriveIncident(const IncidentMembers& members, int peers, int movers);
+// What an incident's members give (counts, devices, families, changes, class): pure. `peers`,
+// `movers` and `same_software` as IncidentView.
+IncidentDerived DeriveIncident(const IncidentMembers& members, int peers, int movers,
+                               int same_software = -1);
 
 }  // namespace warpwatch::server::incidents
 

@@ -216,18 +216,53 @@ StatusOr<int> PgIncidentSweepTx::CountPeers(const std::string& window_key,
   return r.at(0)[0].as<int>();
 }
 
+StatusOr<std::vector<v1::RunEnvironment>> PgIncidentSweepTx::WindowEnvironments(
+    const std::string& window_key, const std::string& gpu_model) {
+  ASSIGN_OR_RETURN(Window w, ParseWindow(window_key));
+  // Only what the software comparison reads (a fleet's window holds a run per GPU).
+  const std::string select =
+      "SELECT DISTINCT ON (r.device_uuid) coalesce(r.environment::text, ''), r.labels::text,"
+      " r.device_uuid, r.device_name FROM run r LEFT JOIN job j ON j.id = r.job_id"
+      " WHERE r.device_name = $2 AND r.state = 'SUCCEEDED' AND j.confirms_run_id IS NULL AND ";
+  const std::string order = " ORDER BY r.device_uuid, r.started_at DESC, r.id DESC";
+  pqxx::result rows =
+      w.schedule_run_id != 0
+          ? tx_.exec_params(select + "j.schedule_run_id = $1" + order, w.schedule_run_id,
+                            gpu_model)
+          : tx_.exec_params(select +
+                                "r.started_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'"
+                                " AND r.started_at < ($1::date + 1)::timestamp AT TIME ZONE 'UTC'" +
+                                order,
+                            w.night, gpu_model);
+  std::vector<v1::RunEnvironment> environments;
+  for (const pqxx::row& row : rows) {
+    v1::RunEnvironment e;
+    const std::string json = row[0].as<std::string>();
+    if (!json.empty()) RETURN_IF_ERROR(MessageFromJson(json, &e));
+    if (e.labels().empty()) {
+      ASSIGN_OR_RETURN(auto labels, StringMapFromJson(row[1].as<std::string>()));
+      e.mutable_labels()->insert(labels.begin(), labels.end());
+    }
+    if (e.device().uuid().empty()) e.mutable_device()->set_uuid(row[2].as<std::string>());
+    if (e.device().name().empty()) e.mutable_device()->set_name(row[3].as<std::string>());
+    environments.push_back(std::move(e));
+  }
+  return environments;
+}
+
 StatusOr<int> PgIncidentSweepTx::CountMovers(const incidents::IncidentKey& key) {
-  // From the findings themselves, not the incidents' derived counts: an incident opened in this
-  // sweep has not been refreshed yet. A finding counts while it stands (not NOISE, not dismissed
-  // by a person), as Confirmed() and SUSPECTED do.
   return tx_
       .exec_params(
-          "SELECT count(DISTINCT g.device_uuid) FROM regression g"
-          " JOIN incident i ON i.id = g.incident_id"
-          " WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3"
-          "   AND (i.cause_key LIKE 'gpu:%' OR i.cause_key = $4)"
-          "   AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
-          "        OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5)))",
+          "SELECT count(DISTINCT d) FROM ("
+          " SELECT substr(i.cause_key, 5) AS d FROM incident i"
+          "  WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3"
+          "    AND i.cause_key LIKE 'gpu:%' AND EXISTS ("
+          "      SELECT 1 FROM regression g WHERE g.incident_id = i.id"
+          "        AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
+          "             OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5))))"
+          " UNION SELECT unnest(i.device_uuids) FROM incident i"
+          "  WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3 AND i.cause_key = $4"
+          ") movers",
           key.window_key, key.gpu_model, key.kind, std::string(incidents::kFleetCauseKey),
           std::string(kDetector))
       .at(0)[0]

@@ -37,6 +37,8 @@ class PgIncidentSweepTx : public incidents::IncidentSweepTx {
   StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) override;
   StatusOr<int> CountMovers(const incidents::IncidentKey& key) override;
   StatusOr<int64_t> ActiveIncident(const incidents::IncidentKey& key) override;
+  StatusOr<std::vector<v1::RunEnvironment>> WindowEnvironments(
+      const std::string& window_key, const std::string& gpu_model) override;
   StatusOr<int64_t> MergeIncident(int64_t from, const incidents::IncidentKey& into,
                                   const incidents::FindingOrigin& origin,
                                   const std::string& note) override;

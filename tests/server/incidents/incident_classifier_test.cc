@@ -35,6 +35,20 @@ TEST(IncidentClassifierTest, ASoftwareKeyIsSoftwareNamingTheChange) {
   EXPECT_EQ(c.cause, "driver_version 580 -> 590 (2 cases on 1 GPU of 8 measured)");
 }
 
+TEST(IncidentClassifierTest, ASoftwareChangeMostGpusRanWithoutMovingIsNotTheCause) {
+  IncidentView v = View("software:labels.git_sha abc -> def", 8, 0);
+  v.same_software = 8;
+  const Classification c = Classify(v);
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_ONE_GPU);
+  EXPECT_EQ(c.cause, "GPU GPU-3 moved; 7 GPUs of the model with the same software did not (2 cases)");
+  ASSERT_EQ(c.ruled_out.size(), 2u);
+  EXPECT_EQ(c.ruled_out[1], "software: labels.git_sha abc -> def ran on 8 GPUs of the window; 1 moved");
+  v.same_software = 2;  // the change on two GPUs, one moved: not "most did not move"
+  EXPECT_EQ(Classify(v).cause_class, v1::CAUSE_CLASS_SOFTWARE);
+  v.same_software = 1;  // a rolling upgrade: only the upgraded GPU has it, and it moved
+  EXPECT_EQ(Classify(v).cause_class, v1::CAUSE_CLASS_SOFTWARE);
+}
+
 TEST(IncidentClassifierTest, OneGpuMovingAmongPeersIsOneGpu) {
   const Classification c = Classify(View("gpu:GPU-3", 8, 1));
   EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_ONE_GPU);

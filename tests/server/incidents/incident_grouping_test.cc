@@ -52,6 +52,48 @@ TEST_F(IncidentTest, OneGpuSlowedAloneIsOneIncidentOfThatGpu) {
   EXPECT_EQ(i.cases(), kCases);
 }
 
+// A new worker build on every GPU (labels.git_sha) and one GPU slower: its findings name the
+// software difference, but seven GPUs ran the same software without moving, so the GPU is blamed.
+TEST_F(IncidentTest, ASoftwareChangeEveryGpuRanButOneMovedIsThatGpus) {
+  constexpr int kCases = 4;
+  Baseline(kGpus, kCases);
+  for (int g = 0; g < kGpus; ++g) {
+    GpuNight night;
+    night.labels = R"({"git_sha": "def"})";
+    if (g == 5) night.scale = 1.06;
+    RunNight(g, kCases, night);
+  }
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  const v1::Incident& i = incidents[0];
+  EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_ONE_GPU) << i.cause();
+  EXPECT_EQ(i.cause(), "GPU GPU-5 moved; 7 GPUs of the model with the same software did not (4 cases)");
+  bool named = false;
+  for (const std::string& line : i.ruled_out()) {
+    named = named || line.find("labels.git_sha (none) -> def ran on 8 GPUs") != std::string::npos;
+  }
+  EXPECT_TRUE(named) << i.ShortDebugString().substr(0, 2000);
+}
+
+// The same build on only the GPU that moved (a rolling upgrade) stays a software incident.
+TEST_F(IncidentTest, ASoftwareChangeOnlyTheMovingGpuRanIsSoftware) {
+  constexpr int kCases = 3;
+  Baseline(kGpus, kCases);
+  for (int g = 0; g < kGpus; ++g) {
+    GpuNight night;
+    if (g == 2) {
+      night.labels = R"({"git_sha": "def"})";
+      night.scale = 1.06;
+    }
+    RunNight(g, kCases, night);
+  }
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  EXPECT_EQ(incidents[0].cause_class(), v1::CAUSE_CLASS_SOFTWARE) << incidents[0].cause();
+  EXPECT_NE(incidents[0].cause().find("labels.git_sha (none) -> def"), std::string::npos)
+      << incidents[0].cause();
+}
+
 // A change the store does not record (equal software, no clock or condition differing) that moves
 // most of the fleet: one incident for the fleet, not one per GPU (one alert for one change).
 TEST_F(IncidentTest, AFleetThatMovedWithNothingRecordedDifferingIsOneIncident) {
