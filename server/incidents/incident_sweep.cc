@@ -45,8 +45,8 @@ bool JoinsTheFleet(const IncidentMembers& members, int peers, int movers) {
 std::string MergeNote(const IncidentMembers& members, int peers, int movers) {
   return "merged incident " + std::to_string(members.id) + " (GPU " +
          members.key.cause_key.substr(4) + ", " + std::to_string(members.findings.size()) +
-         (members.findings.size() == 1 ? " finding" : " findings") + "): " +
-         std::to_string(movers) + " of " + std::to_string(peers) +
+         (members.findings.size() == 1 ? " finding" : " findings") +
+         "): " + std::to_string(movers) + " of " + std::to_string(peers) +
          " GPUs of the model moved the same way with nothing recorded differing";
 }
 
@@ -54,7 +54,8 @@ std::string MergeNote(const IncidentMembers& members, int peers, int movers) {
 int StandingDevices(const std::vector<v1::Regression>& findings) {
   std::set<std::string> devices;
   for (const v1::Regression& f : findings) {
-    if (Confirmed(f) || f.state() == v1::REGRESSION_STATE_SUSPECTED) devices.insert(f.device_uuid());
+    const bool stands = Confirmed(f) || f.state() == v1::REGRESSION_STATE_SUSPECTED;
+    if (stands) devices.insert(f.device_uuid());
   }
   return static_cast<int>(devices.size());
 }
@@ -87,8 +88,7 @@ StatusOr<int> SameSoftware(IncidentSweepTx& tx, const IncidentMembers& members, 
   return same;
 }
 
-Status RefreshIncident(IncidentSweepTx& tx, const IncidentMembers& members,
-                       SweepSummary& summary) {
+Status RefreshIncident(IncidentSweepTx& tx, const IncidentMembers& members, SweepSummary& summary) {
   const int64_t id = members.id;
   ASSIGN_OR_RETURN(const int peers, tx.CountPeers(members.key.window_key, members.key.gpu_model));
   int movers = 0;
@@ -175,7 +175,9 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
     ASSIGN_OR_RETURN(IncidentMembers members, tx.LoadMembers(fleet));
     kept.push_back(std::move(members));
   }
-  for (const IncidentMembers& members : kept) RETURN_IF_ERROR(RefreshIncident(tx, members, summary));
+  for (const IncidentMembers& members : kept) {
+    RETURN_IF_ERROR(RefreshIncident(tx, members, summary));
+  }
   return OkStatus();
 }
 

@@ -108,8 +108,8 @@ StatusOr<int64_t> PgIncidentSweepTx::JoinIncident(int64_t regression_id,
                                                   const incidents::IncidentKey& key,
                                                   const incidents::FindingOrigin& origin) {
   // A finding swept again (its confirmation came in) that stays in its incident is no event.
-  const pqxx::result joined =
-      tx_.exec_params("SELECT coalesce(incident_id, 0) FROM regression WHERE id = $1", regression_id);
+  const pqxx::result joined = tx_.exec_params(
+      "SELECT coalesce(incident_id, 0) FROM regression WHERE id = $1", regression_id);
   const int64_t joined_before = joined.empty() ? 0 : joined[0][0].as<int64_t>();
   pqxx::result r = tx_.exec_params(
       "INSERT INTO incident (kind, gpu_model, window_key, schedule_run_id, night, cause_key)"
@@ -184,9 +184,9 @@ StatusOr<incidents::IncidentMembers> PgIncidentSweepTx::LoadMembers(int64_t inci
   }
   const int rep = incidents::RepresentativeFinding(m.findings);
   if (rep >= 0) {
-    pqxx::result e = tx_.exec_params(
-        "SELECT coalesce(explanation::text, '') FROM regression WHERE id = $1",
-        m.findings[rep].id());
+    pqxx::result e =
+        tx_.exec_params("SELECT coalesce(explanation::text, '') FROM regression WHERE id = $1",
+                        m.findings[rep].id());
     const std::string json = e.empty() ? "" : e[0][0].as<std::string>();
     if (!json.empty()) {
       RETURN_IF_ERROR(MessageFromJson(json, m.findings[rep].mutable_explanation()));
@@ -227,8 +227,7 @@ StatusOr<std::vector<v1::RunEnvironment>> PgIncidentSweepTx::WindowEnvironments(
   const std::string order = " ORDER BY r.device_uuid, r.started_at DESC, r.id DESC";
   pqxx::result rows =
       w.schedule_run_id != 0
-          ? tx_.exec_params(select + "j.schedule_run_id = $1" + order, w.schedule_run_id,
-                            gpu_model)
+          ? tx_.exec_params(select + "j.schedule_run_id = $1" + order, w.schedule_run_id, gpu_model)
           : tx_.exec_params(select +
                                 "r.started_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'"
                                 " AND r.started_at < ($1::date + 1)::timestamp AT TIME ZONE 'UTC'" +
@@ -280,8 +279,8 @@ StatusOr<int64_t> PgIncidentSweepTx::ActiveIncident(const incidents::IncidentKey
 StatusOr<int64_t> PgIncidentSweepTx::MergeIncident(int64_t from, const incidents::IncidentKey& into,
                                                    const incidents::FindingOrigin& origin,
                                                    const std::string& note) {
-  const pqxx::result first = tx_.exec_params(
-      "SELECT id FROM regression WHERE incident_id = $1 ORDER BY id LIMIT 1", from);
+  const pqxx::result first =
+      tx_.exec_params("SELECT id FROM regression WHERE incident_id = $1 ORDER BY id LIMIT 1", from);
   if (first.empty()) {
     return FailedPreconditionError("incident " + std::to_string(from) + " has no finding to merge");
   }

@@ -1,9 +1,9 @@
 // File: tests/server/incidents/incident_classifier_test.cc
 #include "server/incidents/incident_classifier.h"
 
-#include "server/incidents/incident_key.h"
-
 #include <gtest/gtest.h>
+
+#include "server/incidents/incident_key.h"
 
 namespace warpwatch::server::incidents {
 namespace {
@@ -40,9 +40,11 @@ TEST(IncidentClassifierTest, ASoftwareChangeMostGpusRanWithoutMovingIsNotTheCaus
   v.same_software = 8;
   const Classification c = Classify(v);
   EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_ONE_GPU);
-  EXPECT_EQ(c.cause, "GPU GPU-3 moved; 7 GPUs of the model with the same software did not (2 cases)");
+  EXPECT_EQ(c.cause,
+            "GPU GPU-3 moved; 7 GPUs of the model with the same software did not (2 cases)");
   ASSERT_EQ(c.ruled_out.size(), 2u);
-  EXPECT_EQ(c.ruled_out[1], "software: labels.git_sha abc -> def ran on 8 GPUs of the window; 1 moved");
+  EXPECT_EQ(c.ruled_out[1],
+            "software: labels.git_sha abc -> def ran on 8 GPUs of the window; 1 moved");
   v.same_software = 2;  // the change on two GPUs, one moved: not "most did not move"
   EXPECT_EQ(Classify(v).cause_class, v1::CAUSE_CLASS_SOFTWARE);
   v.same_software = 1;  // a rolling upgrade: only the upgraded GPU has it, and it moved

@@ -67,7 +67,8 @@ TEST_F(IncidentTest, ASoftwareChangeEveryGpuRanButOneMovedIsThatGpus) {
   ASSERT_EQ(incidents.size(), 1u);
   const v1::Incident& i = incidents[0];
   EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_ONE_GPU) << i.cause();
-  EXPECT_EQ(i.cause(), "GPU GPU-5 moved; 7 GPUs of the model with the same software did not (4 cases)");
+  EXPECT_EQ(i.cause(),
+            "GPU GPU-5 moved; 7 GPUs of the model with the same software did not (4 cases)");
   bool named = false;
   for (const std::string& line : i.ruled_out()) {
     named = named || line.find("labels.git_sha (none) -> def ran on 8 GPUs") != std::string::npos;
@@ -131,8 +132,10 @@ TEST_F(IncidentTest, AFleetThatMovedWithNothingRecordedDifferingIsOneIncident) {
     }
   }
   EXPECT_EQ(merges, 4);
-  EXPECT_EQ(Sql("SELECT count(*) FROM regression WHERE kind = 'REGRESSION' AND incident_id IS NULL")
-                [0][0].as<int>(), 0);
+  EXPECT_EQ(
+      Sql("SELECT count(*) FROM regression WHERE kind = 'REGRESSION' AND incident_id IS NULL")[0][0]
+          .as<int>(),
+      0);
   EXPECT_EQ(Sweep().merged, 0);  // idempotent
   EXPECT_EQ(Incidents().size(), 1u);
 }
