@@ -21,6 +21,7 @@ namespace warpwatch::server::incidents {
 struct UnsweptFinding {
   v1::Regression finding;  // explanation and incident_id unset
   FindingOrigin origin;
+  int64_t incident_id = 0;  // the incident it is in (a finding swept again); 0 when none
 };
 
 // An incident as the sweep refreshes it: its key and state, and its findings.

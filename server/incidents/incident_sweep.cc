@@ -124,10 +124,12 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
     *u.finding.mutable_explanation() = std::move(e);
     std::optional<IncidentKey> key = KeyOf(u.finding, u.origin);
     if (!key) continue;
-    // A GPU moving with nothing recorded differing where the fleet already did joins the fleet's.
+    // A GPU moving with nothing recorded differing where the fleet already did joins the fleet's,
+    // unless the finding is in an incident of its own already (swept again after its
+    // confirmation: a person may have triaged that one).
     if (key->cause_key.rfind("gpu:", 0) == 0) {
       ASSIGN_OR_RETURN(const int64_t fleet, tx.ActiveIncident(FleetKeyOf(*key)));
-      if (fleet != 0) key = FleetKeyOf(*key);
+      if (fleet != 0 && (u.incident_id == 0 || u.incident_id == fleet)) key = FleetKeyOf(*key);
     }
     ASSIGN_OR_RETURN(const int64_t incident, tx.JoinIncident(u.finding.id(), *key, u.origin));
     touched.insert(incident);

@@ -76,7 +76,7 @@ StatusOr<incidents::FindingEvidence> SelectEvidence(pqxx::work& tx, const v1::Re
 StatusOr<std::vector<incidents::UnsweptFinding>> PgIncidentSweepTx::LoadUnswept(int limit) {
   pqxx::result r = tx_.exec_params(
       "SELECT " + RegressionColumns() +
-          ", coalesce(j.schedule_run_id, 0),"
+          ", coalesce(g.incident_id, 0), coalesce(j.schedule_run_id, 0),"
           " to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
           " FROM regression g JOIN run r ON r.id = g.run_id LEFT JOIN job j ON j.id = r.job_id"
           " WHERE NOT g.swept ORDER BY g.id LIMIT $1 FOR UPDATE OF g",
@@ -86,6 +86,7 @@ StatusOr<std::vector<incidents::UnsweptFinding>> PgIncidentSweepTx::LoadUnswept(
     incidents::UnsweptFinding u;
     ASSIGN_OR_RETURN(u.finding, RegressionFromRow(row));
     const int n = static_cast<int>(row.size());
+    u.incident_id = row[n - 3].as<int64_t>();
     u.origin.schedule_run_id = row[n - 2].as<int64_t>();
     u.origin.night = row[n - 1].as<std::string>();
     out.push_back(std::move(u));

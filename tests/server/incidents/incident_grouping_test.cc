@@ -167,6 +167,15 @@ TEST_F(IncidentTest, AGpuIncidentSomeoneTriagedIsNotMergedIntoTheFleets) {
     }
   }
   EXPECT_EQ(fleet_devices, kGpus - 1);
+  // Swept again (as after its confirmation run), a finding of the triaged incident stays there.
+  Sql("UPDATE regression SET swept = false WHERE device_uuid = $1 AND kind = 'REGRESSION'", Gpu(0));
+  EXPECT_EQ(Sweep().explained, kCases);
+  for (const v1::Incident& i : Incidents()) {
+    if (i.id() != first) continue;
+    EXPECT_EQ(i.findings(), kCases);
+    EXPECT_EQ(i.state(), v1::INCIDENT_STATE_ACKNOWLEDGED);
+  }
+  EXPECT_EQ(Incidents().size(), 2u);
 }
 
 TEST_F(IncidentTest, AClockDropIsAnEnvironmentIncident) {
