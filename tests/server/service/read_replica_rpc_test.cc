@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <exception>
 #include <pqxx/pqxx>
 
 #include "tests/server/metrics/metrics_scrape.h"
@@ -25,6 +27,20 @@ class ReadReplicaRpcTest : public ResultRpcTest {
     ASSERT_TRUE(standby.ok()) << standby.status().ToString();
     standby_ = std::move(*standby);
     ResultRpcTest::SetUp();  // a fresh database on the primary, replicated; the server started
+    if (HasFatalFailure()) return;
+    // The database is a copy of the migrated template: the standby has it once it has replayed
+    // the copy, which took longer than the tests' first query on a loaded 2-core machine.
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          try {
+            OnStandby("SELECT 1");
+            return true;
+          } catch (const std::exception&) {
+            return false;
+          }
+        },
+        std::chrono::seconds(60)))
+        << "the standby never had this test's database";
   }
 
   server::ServerConfig ResultConfig() const override {
