@@ -159,9 +159,8 @@ TEST_F(IngestPathsTest, ConcurrentCopiesOfOneBatchStoreEachCaseOnce) {
   batch.push_back(batch.front());  // repeated within the batch too
   std::vector<std::future<StatusOr<UploadCounts>>> uploads;
   for (int t = 0; t < 4; ++t) {
-    uploads.push_back(std::async(std::launch::async, [&] {
-      return store_->UploadMeasurements(run, worker_, {}, batch);
-    }));
+    uploads.push_back(std::async(
+        std::launch::async, [&] { return store_->UploadMeasurements(run, worker_, {}, batch); }));
   }
   int inserted = 0;
   for (auto& upload : uploads) {
@@ -172,6 +171,38 @@ TEST_F(IngestPathsTest, ConcurrentCopiesOfOneBatchStoreEachCaseOnce) {
   }
   EXPECT_EQ(inserted, 64);
   EXPECT_EQ(Rows(run).size(), 64u);
+}
+
+// The copy path finds the batch's stored cases by probing the (run_id, case_canonical) key with
+// the batch's keys as a text array: keys with quotes, commas, braces, backslashes and spaces are
+// matched exactly, and a batch overlapping what the run holds stores only its new cases.
+TEST_F(IngestPathsTest, ABatchOverlappingTheRunsStoredCasesStoresOnlyItsNewOnes) {
+  const int64_t run = OpenRun();
+  auto key = [](int i) { return "c?v=\"a,b\" {x}\\ NULL&i=" + std::to_string(i); };
+  std::vector<v1::Measurement> first;
+  for (int i = 0; i < 100; ++i) first.push_back(Rich(key(i), i % 2 == 0));
+  StatusOr<UploadCounts> counts = store_->UploadMeasurements(run, worker_, {}, first);
+  ASSERT_TRUE(counts.ok()) << counts.status().ToString();
+  EXPECT_EQ(counts->inserted, 100);
+  std::vector<v1::Measurement> second;
+  for (int i = 50; i < 150; ++i) second.push_back(Rich(key(i), false));
+  counts = store_->UploadMeasurements(run, worker_, {}, second);
+  ASSERT_TRUE(counts.ok()) << counts.status().ToString();
+  EXPECT_EQ(counts->inserted, 50);
+  EXPECT_EQ(counts->duplicates, 50);
+  pqxx::connection conn(url_);
+  pqxx::nontransaction tx(conn);
+  EXPECT_EQ(tx.exec_params("SELECT count(DISTINCT case_canonical) FROM measurement"
+                           " WHERE run_id = $1 AND case_canonical LIKE 'c?v=\"a,b\" {x}%'",
+                           run)[0][0]
+                .as<int>(),
+            150);
+  // The first upload's rows were kept (samples on the even ones), not replaced by the second's.
+  EXPECT_EQ(tx.exec_params("SELECT count(*) FROM measurement WHERE run_id = $1"
+                           " AND cardinality(samples_seconds) > 0",
+                           run)[0][0]
+                .as<int>(),
+            50);
 }
 
 TEST_F(IngestPathsTest, AnUnknownIngestPathIsRefused) {
