@@ -72,8 +72,9 @@ class IncidentSweepTx {
   virtual StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) = 0;
   // Devices that moved the same way with nothing recorded differing: those with a "gpu:" incident
   // of this window, model and kind holding a finding that stands (not NOISE, not dismissed by a
-  // person; read from the findings, so incidents opened in this sweep count) and the devices its
-  // kFleetCauseKey incident listed at its last refresh.
+  // person; read from the findings, so incidents opened in this sweep count) and the devices of
+  // the standing findings of its kFleetCauseKey incident (so findings merged or joined into it
+  // in this sweep count: a merge moves findings, not the set of GPUs that moved).
   virtual StatusOr<int> CountMovers(const IncidentKey& key) = 0;
   // The environment (labels and device included) of each device's latest SUCCEEDED
   // non-confirmation run of `gpu_model` in the window: the devices CountPeers counts.

@@ -88,14 +88,41 @@ StatusOr<int> SameSoftware(IncidentSweepTx& tx, const IncidentMembers& members, 
   return same;
 }
 
-Status RefreshIncident(IncidentSweepTx& tx, const IncidentMembers& members, SweepSummary& summary) {
+// Peers per window and model, movers per window, model and kind, each counted once a batch: the
+// merges of a batch move findings between incidents of one window but change neither count, so
+// every incident of the window reads the same figures, at one query per window, not per incident.
+class WindowCounts {
+ public:
+  explicit WindowCounts(IncidentSweepTx& tx) : tx_(tx) {}
+
+  StatusOr<int> Peers(const IncidentKey& key) {
+    const std::string group = key.window_key + "|" + key.gpu_model;
+    if (auto it = peers_.find(group); it != peers_.end()) return it->second;
+    ASSIGN_OR_RETURN(const int n, tx_.CountPeers(key.window_key, key.gpu_model));
+    return peers_[group] = n;
+  }
+  StatusOr<int> Movers(const IncidentKey& key) {
+    const std::string group = key.window_key + "|" + key.gpu_model + "|" + key.kind;
+    if (auto it = movers_.find(group); it != movers_.end()) return it->second;
+    ASSIGN_OR_RETURN(const int n, tx_.CountMovers(key));
+    return movers_[group] = n;
+  }
+
+ private:
+  IncidentSweepTx& tx_;
+  std::map<std::string, int> peers_;
+  std::map<std::string, int> movers_;
+};
+
+Status RefreshIncident(IncidentSweepTx& tx, WindowCounts& counts, const IncidentMembers& members,
+                       SweepSummary& summary) {
   const int64_t id = members.id;
-  ASSIGN_OR_RETURN(const int peers, tx.CountPeers(members.key.window_key, members.key.gpu_model));
+  ASSIGN_OR_RETURN(const int peers, counts.Peers(members.key));
   int movers = 0;
   if (members.key.cause_key == kFleetCauseKey) {
     movers = StandingDevices(members.findings);  // its own list may predate this sweep's joins
   } else if (members.key.cause_key.rfind("gpu:", 0) == 0) {
-    ASSIGN_OR_RETURN(movers, tx.CountMovers(members.key));
+    ASSIGN_OR_RETURN(movers, counts.Movers(members.key));
   }
   int same_software = -1;
   if (members.key.cause_key.rfind("software:", 0) == 0) {
@@ -143,19 +170,12 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
   // own device list is refreshed only after the loop.
   std::vector<IncidentMembers> kept;
   std::set<int64_t> fleets;
-  std::map<std::string, std::pair<int, int>> counted;  // window|model|kind -> peers, movers
+  WindowCounts counts(tx);
   for (int64_t id : ids) {
     ASSIGN_OR_RETURN(IncidentMembers members, tx.LoadMembers(id));
     if (members.key.cause_key.rfind("gpu:", 0) == 0) {
-      const std::string group =
-          members.key.window_key + "|" + members.key.gpu_model + "|" + members.key.kind;
-      if (counted.find(group) == counted.end()) {
-        ASSIGN_OR_RETURN(const int window_peers,
-                         tx.CountPeers(members.key.window_key, members.key.gpu_model));
-        ASSIGN_OR_RETURN(const int window_movers, tx.CountMovers(members.key));
-        counted[group] = {window_peers, window_movers};
-      }
-      const auto [peers, movers] = counted[group];
+      ASSIGN_OR_RETURN(const int peers, counts.Peers(members.key));
+      ASSIGN_OR_RETURN(const int movers, counts.Movers(members.key));
       if (JoinsTheFleet(members, peers, movers)) {
         ASSIGN_OR_RETURN(const int64_t fleet,
                          tx.MergeIncident(id, FleetKeyOf(members.key), members.origin,
@@ -178,7 +198,7 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
     kept.push_back(std::move(members));
   }
   for (const IncidentMembers& members : kept) {
-    RETURN_IF_ERROR(RefreshIncident(tx, members, summary));
+    RETURN_IF_ERROR(RefreshIncident(tx, counts, members, summary));
   }
   return OkStatus();
 }

@@ -260,8 +260,13 @@ StatusOr<int> PgIncidentSweepTx::CountMovers(const incidents::IncidentKey& key) 
           "      SELECT 1 FROM regression g WHERE g.incident_id = i.id"
           "        AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
           "             OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5))))"
-          " UNION SELECT unnest(i.device_uuids) FROM incident i"
+          // The fleet incident's GPUs from its standing findings, not its stored device list:
+          // that list is refreshed after the merges of a sweep, so it lags the findings merged
+          // or joined in this one.
+          " UNION SELECT g.device_uuid FROM incident i JOIN regression g ON g.incident_id = i.id"
           "  WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3 AND i.cause_key = $4"
+          "    AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
+          "         OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5)))"
           ") movers",
           key.window_key, key.gpu_model, key.kind, std::string(incidents::kFleetCauseKey),
           std::string(kDetector))

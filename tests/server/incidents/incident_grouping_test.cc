@@ -178,6 +178,42 @@ TEST_F(IncidentTest, AGpuIncidentSomeoneTriagedIsNotMergedIntoTheFleets) {
   EXPECT_EQ(Incidents().size(), 2u);
 }
 
+// A triaged GPU incident kept beside the fleet's counts the window's movers as they stand after
+// the sweep's merges: the GPUs whose incidents merged into the fleet's in that same sweep still
+// moved. (Before, the count read the fleet incident's stored device list, refreshed only after
+// the merges: the triaged GPU read as the only one that moved, ONE_GPU, one sweep behind.)
+TEST_F(IncidentTest, ATriagedGpuIncidentCountsTheGpusMergedIntoTheFleetInTheSameSweep) {
+  constexpr int kCases = 3;
+  Baseline(kGpus, kCases);
+  GpuNight slow;
+  slow.scale = 1.05;
+  RunNight(0, kCases, slow);
+  ASSERT_EQ(Incidents().size(), 1u);
+  const int64_t first = Incidents()[0].id();
+  ASSERT_TRUE(
+      incidents_->UpdateIncident(first, v1::INCIDENT_STATE_ACKNOWLEDGED, "looking", "alice").ok());
+  auto triaged = [&]() -> v1::Incident {
+    for (const v1::Incident& i : Incidents()) {
+      if (i.id() == first) return i;
+    }
+    ADD_FAILURE() << "incident " << first << " is gone";
+    return v1::Incident();
+  };
+  for (int g = 1; g < 3; ++g) RunNight(g, kCases, slow);
+  EXPECT_EQ(triaged().cause_class(), v1::CAUSE_CLASS_ONE_GPU) << triaged().cause();  // 3 of 8
+  RunNight(3, kCases, slow);  // the fourth of eight: GPUs 1-3 merge into the fleet's incident
+  ASSERT_EQ(Incidents().size(), 2u);
+  v1::Incident i = triaged();
+  EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_UNKNOWN) << i.cause();
+  EXPECT_NE(i.cause().find("4 of 8 GPUs of the model moved the same way"), std::string::npos)
+      << i.cause();
+  RunNight(4, kCases, slow);  // joins the fleet's incident directly
+  i = triaged();
+  EXPECT_NE(i.cause().find("5 of 8 GPUs of the model moved the same way"), std::string::npos)
+      << i.cause();
+  EXPECT_EQ(i.state(), v1::INCIDENT_STATE_ACKNOWLEDGED);
+}
+
 TEST_F(IncidentTest, AClockDropIsAnEnvironmentIncident) {
   constexpr int kCases = 4;
   Baseline(2, kCases);
