@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <pqxx/pqxx>
 #include <random>
 
 #include "server/analysis/analysis_loop.h"
@@ -27,6 +28,7 @@ double NowSeconds() {
 // 2025-01-01T00:00:00Z, the loaded history's first night (history_load.cc's InsertRuns).
 constexpr int64_t kFirstNightMicros = 1735689600LL * 1000000;
 constexpr int64_t kDayMicros = 86400LL * 1000000;
+constexpr char kUploader[] = "bench-uploader";
 
 // Device `d`'s run of night `night`: every case, medians drawn as the loaded history's are
 // (1e-3 x (1 + 0.01 i) x (1 + 0.02 u)), `samples` samples each spread +-0.5 % around the median.
@@ -100,6 +102,17 @@ StatusOr<std::unique_ptr<BackgroundLoad>> BackgroundLoad::Start(const std::strin
   load->start_seconds_ = NowSeconds();
   if (options.ingest_rate > 0) {
     ASSIGN_OR_RETURN(load->store_, server::OpenPgStore(store_options));
+    // Runs an earlier invocation uploaded into this database (--url): continue after them, so
+    // every upload is new (its digest and its night).
+    try {
+      pqxx::connection conn(url);
+      pqxx::nontransaction tx(conn);
+      load->first_upload_ = tx.exec1("SELECT count(*) FROM run WHERE uploaded_by = '" +
+                                     std::string(kUploader) + "'")[0]
+                                .as<int64_t>();
+    } catch (const std::exception& e) {
+      return InternalError(std::string("background: counting earlier uploads: ") + e.what());
+    }
     load->ingest_ = std::thread([l = load.get()] { l->Ingest(); });
   }
   if (options.analysis) {
@@ -113,6 +126,9 @@ StatusOr<std::unique_ptr<BackgroundLoad>> BackgroundLoad::Start(const std::strin
       StatusOr<server::incidents::SweepSummary> swept =
           server::incidents::SweepIncidents(*l->incident_store_);
       std::lock_guard<std::mutex> lock(l->mu_);
+      const double now = NowSeconds();
+      l->summary_.analysis_ms.push_back(1e3 * (now - l->last_analysed_));
+      l->last_analysed_ = now;
       if (!swept.ok() && l->summary_.error.empty()) {
         l->summary_.error = "incident sweep: " + swept.status().ToString();
       }
@@ -122,6 +138,7 @@ StatusOr<std::unique_ptr<BackgroundLoad>> BackgroundLoad::Start(const std::strin
     };
     load->loop_ =
         std::make_unique<server::analysis::AnalysisLoop>(load->analysis_store_.get(), loop_options);
+    load->last_analysed_ = NowSeconds();
     load->loop_->Start();
   }
   return load;
@@ -142,16 +159,21 @@ void BackgroundLoad::Ingest() {
   std::mt19937 rng(4242);
   const double interval = shape_.cases / options_.ingest_rate;
   double next = NowSeconds();
-  for (int64_t k = 0; !stop_; ++k) {
+  for (int64_t k = first_upload_; !stop_; ++k) {
     const int d = static_cast<int>(k % shape_.devices);
     const int night = shape_.nights + static_cast<int>(k / shape_.devices);
+    const auto built = Clock::now();
     const v1::RunResult run = NightRun(shape_, options_.samples, d, night, rng);
     const auto t = Clock::now();
     StatusOr<server::UploadedRun> stored = store_->StoreUploadedRun(
-        run, "background-" + std::to_string(k), server::Uploader{"bench-uploader", true});
+        run, "background-" + std::to_string(k), server::Uploader{kUploader, true});
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
     if (!stored.ok()) {
       Fail("upload: " + stored.status().ToString());
+      return;
+    }
+    if (!stored->created) {
+      Fail("upload " + std::to_string(k) + ": stored before (its digest): nothing was ingested");
       return;
     }
     {
@@ -159,6 +181,7 @@ void BackgroundLoad::Ingest() {
       ++summary_.runs_uploaded;
       summary_.measurements_uploaded += stored->measurements_stored;
       summary_.upload_ms.push_back(ms);
+      summary_.build_ms += std::chrono::duration<double, std::milli>(t - built).count();
     }
     next = std::max(next + interval, NowSeconds() - interval);  // no burst after a stall
     while (!stop_ && NowSeconds() < next) {
@@ -171,8 +194,10 @@ void BackgroundLoad::Ingest() {
 BackgroundSummary BackgroundLoad::Stop() {
   stop_ = true;
   if (ingest_.joinable()) ingest_.join();
-  if (loop_) loop_->Stop();
+  const double ingest_end = NowSeconds();
+  if (loop_) loop_->Stop();  // finishes the run being analysed
   std::lock_guard<std::mutex> lock(mu_);
+  summary_.ingest_seconds = ingest_end - start_seconds_;
   summary_.seconds = NowSeconds() - start_seconds_;
   if (loop_) summary_.analysis_errors = loop_->errors();
   return summary_;

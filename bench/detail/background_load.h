@@ -42,14 +42,20 @@ struct BackgroundOptions {
 };
 
 struct BackgroundSummary {
-  double seconds = 0;
+  double seconds = 0;         // from Start to the end of Stop (the last analysis finished)
+  double ingest_seconds = 0;  // from Start to the ingest's end
   int64_t runs_uploaded = 0;
   int64_t measurements_uploaded = 0;
   std::vector<double> upload_ms;  // per uploaded run
+  double build_ms = 0;            // building the uploaded runs' measurements, in all
   int64_t runs_analysed = 0;
   int64_t cases_judged = 0;
   int64_t findings = 0;
   int64_t analysis_errors = 0;
+  // Per analysed run, its sweep included: the time since the previous run's (the first: since
+  // Start). Runs wait throughout when the ingest outpaces the analysis, so these are the runs'
+  // own times; the first includes what the loop computes once (the model-wide noise).
+  std::vector<double> analysis_ms;
   std::string error;  // the first ingest or sweep error; empty when none
 };
 
@@ -85,6 +91,8 @@ class BackgroundLoad {
   std::mutex mu_;  // guards summary_
   BackgroundSummary summary_;
   double start_seconds_ = 0;
+  double last_analysed_ = 0;  // guarded by mu_
+  int64_t first_upload_ = 0;  // runs this uploader stored before Start
 };
 
 }  // namespace warpwatch::bench

@@ -69,10 +69,16 @@ std::map<std::string, int64_t> ParseParams(const std::string& text) {
 // compared only with its uploader's uploads unless an admin put it in the fleet's), and not a
 // confirmation run (those measure only a night's suspects; counting them would weigh suspect
 // nights double).
+// The confirmation test is a scalar subquery of the run's one job (job.id is its key), not NOT
+// EXISTS: PostgreSQL turns NOT EXISTS into an anti-join and, for runs without a job (uploads;
+// every run of bench_history_scale's year), estimated it to keep under 1 % of the runs, so the
+// series reads (LoadSeries' `cand`) walked every run and probed each partition's series index per
+// run instead of walking the series index newest first: 27 s a call on a year of 96 GPUs, 2.3 ms
+// with the subquery (docs/results/history_scale.md, 2026-12-02).
 std::string HistoryRun(int owner) {
   return " r.state = 'SUCCEEDED' AND r.history_owner = $" + std::to_string(owner) +
-         "::text AND NOT EXISTS (SELECT 1 FROM job cj WHERE cj.id = r.job_id"
-         " AND cj.confirms_run_id IS NOT NULL)";
+         "::text AND NOT coalesce((SELECT cj.confirms_run_id IS NOT NULL FROM job cj"
+         " WHERE cj.id = r.job_id), false)";
 }
 
 // NaN sorts above Infinity in PostgreSQL, so "< Infinity" also rejects NaN.
