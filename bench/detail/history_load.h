@@ -39,7 +39,8 @@ struct HistoryShape {
 StatusOr<std::string> DocTemplateFromRunFile(const std::string& path);
 
 // Inserts shape.nights x shape.devices runs (SUCCEEDED, analysed, one per device per night from
-// 2025-01-01) and every case's measurement in each, night by night (one transaction per night),
+// 2025-01-01), the measurement partitions a server's keeper would make for them (run-id ranges of
+// 1000), and every case's measurement in each, night by night (one transaction per night),
 // then VACUUM ANALYZEs run, and measurement until 99 % of its pages are all-visible (10 passes
 // at most). Nights load over `connections` connections at once (a night is one transaction);
 // `progress(nights_done)` is called after each night, from the loading threads, one at a time.
