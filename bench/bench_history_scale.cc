@@ -127,8 +127,8 @@ struct Queries {
   }
   bool SeriesPage() const {
     server::MeasurementQuery q;
-    q.series_id = HistoryShape::CaseKey(Pick(shape->cases)) + "@" +
-                  HistoryShape::Model(Pick(shape->models));
+    q.series_id =
+        HistoryShape::CaseKey(Pick(shape->cases)) + "@" + HistoryShape::Model(Pick(shape->models));
     q.page_size = 100;
     auto page = store->QueryMeasurements(q);
     return page.ok() &&
@@ -203,9 +203,9 @@ int Main(int argc, char** argv) {
   std::unique_ptr<testing::PostgresServer> pg;
   StatusOr<std::string> url = existing_url;
   if (existing_url.empty()) {
-    auto created = testing::PostgresServer::Create(
-        {"shared_buffers=" + shared_buffers, "shared_preload_libraries=pg_stat_statements",
-         "pg_stat_statements.track_planning=on"});
+    auto created = testing::PostgresServer::Create({"shared_buffers=" + shared_buffers,
+                                                    "shared_preload_libraries=pg_stat_statements",
+                                                    "pg_stat_statements.track_planning=on"});
     if (!created.ok()) {
       std::fprintf(stderr, "postgres: %s\n", created.status().ToString().c_str());
       return 1;
@@ -223,8 +223,7 @@ int Main(int argc, char** argv) {
     const auto load_start = Clock::now();
     const Status loaded = LoadHistory(*url, shape, load_connections, [&](int done) {
       if (done % 30 == 0 || done == shape.nights) {
-        std::printf("loaded %d/%d nights (%.0f s)\n", done, shape.nights,
-                    SecondsSince(load_start));
+        std::printf("loaded %d/%d nights (%.0f s)\n", done, shape.nights, SecondsSince(load_start));
         std::fflush(stdout);
       }
     });
@@ -287,26 +286,23 @@ int Main(int argc, char** argv) {
   if (busy) {
     const BackgroundSummary b = busy->Stop();
     busy.reset();
+    const Percentiles upload = b.upload_ms.empty() ? Percentiles() : Summarize(b.upload_ms);
+    // A run's analysis after the first (which also computes the model-wide noise once).
+    const Percentiles later =
+        b.analysis_ms.size() < 2
+            ? Percentiles()
+            : Summarize(std::vector<double>(b.analysis_ms.begin() + 1, b.analysis_ms.end()));
     std::printf(
         "background over %.1f s: %lld runs (%lld measurements) uploaded in %.1f s = %.0f"
-        " measurements/s,"
-        " upload of a run p50 %.0f ms p99 %.0f ms (building them %.1f s); %lld runs analysed (%lld cases judged,"
-        " %lld findings, %lld analysis errors; a run: first %.0f ms, then p50 %.0f ms p99 %.0f"
-        " ms)%s%s\n",
+        " measurements/s, upload of a run p50 %.0f ms p99 %.0f ms (building them %.1f s);"
+        " %lld runs analysed (%lld cases judged, %lld findings, %lld analysis errors; a run:"
+        " first %.0f ms, then p50 %.0f ms p99 %.0f ms)%s%s\n",
         b.seconds, static_cast<long long>(b.runs_uploaded),
         static_cast<long long>(b.measurements_uploaded), b.ingest_seconds,
-        b.measurements_uploaded / b.ingest_seconds,
-        b.upload_ms.empty() ? 0.0 : Summarize(b.upload_ms).p50_ms,
-        b.upload_ms.empty() ? 0.0 : Summarize(b.upload_ms).p99_ms, b.build_ms / 1000,
+        b.measurements_uploaded / b.ingest_seconds, upload.p50_ms, upload.p99_ms, b.build_ms / 1000,
         static_cast<long long>(b.runs_analysed), static_cast<long long>(b.cases_judged),
         static_cast<long long>(b.findings), static_cast<long long>(b.analysis_errors),
-        b.analysis_ms.empty() ? 0.0 : b.analysis_ms.front(),
-        b.analysis_ms.size() < 2
-            ? 0.0
-            : Summarize(std::vector<double>(b.analysis_ms.begin() + 1, b.analysis_ms.end())).p50_ms,
-        b.analysis_ms.size() < 2
-            ? 0.0
-            : Summarize(std::vector<double>(b.analysis_ms.begin() + 1, b.analysis_ms.end())).p99_ms,
+        b.analysis_ms.empty() ? 0.0 : b.analysis_ms.front(), later.p50_ms, later.p99_ms,
         b.error.empty() ? "" : "; ERROR: ", b.error.c_str());
     // The background must have done its work, or the timed calls did not run under load.
     ok = b.error.empty() && b.analysis_errors == 0 &&

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <pqxx/pqxx>
 #include <random>
 
@@ -15,6 +14,7 @@
 #include "server/store/pg_incident_store.h"
 #include "server/store/pg_store.h"
 #include "warpwatch/v1/measurement.pb.h"
+#include "worker/stats/sample_stats.h"
 
 namespace warpwatch::bench {
 namespace {
@@ -31,7 +31,7 @@ constexpr int64_t kDayMicros = 86400LL * 1000000;
 constexpr char kUploader[] = "bench-uploader";
 
 // Device `d`'s run of night `night`: every case, medians drawn as the loaded history's are
-// (1e-3 x (1 + 0.01 i) x (1 + 0.02 u)), `samples` samples each spread +-0.5 % around the median.
+// (1e-3 x (1 + 0.01 i) x (1 + 0.02 u)), `samples` samples each spread +-0.5 % around it.
 v1::RunResult NightRun(const HistoryShape& shape, int samples, int d, int night,
                        std::mt19937& rng) {
   std::uniform_real_distribution<double> unit(0, 1);
@@ -63,22 +63,7 @@ v1::RunResult NightRun(const HistoryShape& shape, int samples, int d, int night,
       m->add_sample_group(s * 4 / samples);
     }
     m->set_sample_count(samples);
-    std::sort(values.begin(), values.end());
-    double sum = 0;
-    for (double v : values) sum += v;
-    const double mean = sum / samples;
-    double var = 0;
-    for (double v : values) var += (v - mean) * (v - mean);
-    const double stddev = samples > 1 ? std::sqrt(var / (samples - 1)) : 0;
-    v1::SampleStats* st = m->mutable_stats();
-    st->set_median(median);
-    st->set_mean(mean);
-    st->set_min(values.front());
-    st->set_max(values.back());
-    st->set_stddev(stddev);
-    st->set_p10(values[samples / 10]);
-    st->set_p90(values[samples * 9 / 10]);
-    st->set_rel_stderr(stddev / std::sqrt(samples) / mean);
+    *m->mutable_stats() = worker::ComputeSampleStats(values);  // as the worker summarises
     m->set_median_sm_clock_mhz(1980);
     m->mutable_occupancy()->set_theoretical(0.5);
     *m->mutable_measured_at() = server::detail::TimestampFromMicros(start + i * 100000LL);

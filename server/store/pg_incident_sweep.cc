@@ -253,21 +253,16 @@ StatusOr<std::vector<v1::RunEnvironment>> PgIncidentSweepTx::WindowEnvironments(
 StatusOr<int> PgIncidentSweepTx::CountMovers(const incidents::IncidentKey& key) {
   return tx_
       .exec_params(
-          "SELECT count(DISTINCT d) FROM ("
-          " SELECT substr(i.cause_key, 5) AS d FROM incident i"
-          "  WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3"
-          "    AND i.cause_key LIKE 'gpu:%' AND EXISTS ("
-          "      SELECT 1 FROM regression g WHERE g.incident_id = i.id"
-          "        AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
-          "             OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5))))"
-          // The fleet incident's GPUs from its standing findings, not its stored device list:
-          // that list is refreshed after the merges of a sweep, so it lags the findings merged
-          // or joined in this one.
-          " UNION SELECT g.device_uuid FROM incident i JOIN regression g ON g.incident_id = i.id"
-          "  WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3 AND i.cause_key = $4"
-          "    AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
-          "         OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5)))"
-          ") movers",
+          // The GPUs of the standing findings of the window's "gpu:" incidents (each holds its
+          // GPU's findings only) and of its fleet incident: from the findings, not the fleet
+          // incident's stored device list, which is refreshed after a sweep's merges and so lags
+          // the findings merged or joined in this one.
+          "SELECT count(DISTINCT g.device_uuid) FROM incident i"
+          " JOIN regression g ON g.incident_id = i.id"
+          " WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3"
+          "   AND (i.cause_key LIKE 'gpu:%' OR i.cause_key = $4)"
+          "   AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
+          "        OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5)))",
           key.window_key, key.gpu_model, key.kind, std::string(incidents::kFleetCauseKey),
           std::string(kDetector))
       .at(0)[0]

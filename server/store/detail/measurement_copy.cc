@@ -98,19 +98,23 @@ StatusOr<int> CopyMeasurements(pqxx::work& tx, int64_t run_id, const std::string
   std::vector<std::string> cases;
   cases.reserve(batch.size());
   for (const v1::Measurement& m : batch) cases.push_back(m.case_().canonical());
-  // The run's device, then the batch's cases already stored: one probe of the (run_id,
-  // case_canonical) key per case (an index-only scan of the run's partition), so a batch costs
-  // the same however many rows its run already holds. (A join of the run's rows against the
-  // batch's cases read every stored row of the run, each batch: ingest slowed as runs grew.)
-  pqxx::result run = tx.exec_params("SELECT device_uuid FROM run WHERE id = $1", run_id);
-  if (run.empty()) return NotFoundError("run " + std::to_string(run_id) + " not found");
-  const std::string device_uuid = run[0][0].as<std::string>();
+  // The run's device, and the batch's cases already stored (NULL when none is), in one round
+  // trip: each case is one probe of the (run_id, case_canonical) key in the run's partition, so
+  // a batch costs the same however many rows its run already holds. (A join of the run's rows
+  // against the batch's cases read every stored row of the run, each batch: ingest slowed as
+  // runs grew.)
   pqxx::result known = tx.exec_params(
-      "SELECT m.case_canonical FROM unnest($2::text[]) AS c(case_canonical)"
-      " JOIN measurement m ON m.run_id = $1 AND m.case_canonical = c.case_canonical",
+      "SELECT r.device_uuid, k.case_canonical FROM run r LEFT JOIN ("
+      "  SELECT m.case_canonical FROM unnest($2::text[]) AS c(case_canonical)"
+      "  JOIN measurement m ON m.run_id = $1 AND m.case_canonical = c.case_canonical) k ON true"
+      " WHERE r.id = $1",
       run_id, TextArrayLiteral(cases));
+  if (known.empty()) return NotFoundError("run " + std::to_string(run_id) + " not found");
+  const std::string device_uuid = known[0][0].as<std::string>();
   std::set<std::string> seen;
-  for (const pqxx::row& row : known) seen.insert(row[0].as<std::string>());
+  for (const pqxx::row& row : known) {
+    if (!row[1].is_null()) seen.insert(row[1].as<std::string>());
+  }
   std::vector<const v1::Measurement*> fresh;
   for (const v1::Measurement& m : batch) {
     if (seen.insert(m.case_().canonical()).second) fresh.push_back(&m);

@@ -143,14 +143,10 @@ TEST_F(IncidentTest, AFleetThatMovedWithNothingRecordedDifferingIsOneIncident) {
 // A person's decision on a GPU's incident stands: it is not merged into the fleet's.
 TEST_F(IncidentTest, AGpuIncidentSomeoneTriagedIsNotMergedIntoTheFleets) {
   constexpr int kCases = 3;
-  Baseline(kGpus, kCases);
   GpuNight slow;
   slow.scale = 1.05;
-  RunNight(0, kCases, slow);
-  ASSERT_EQ(Incidents().size(), 1u);
-  const int64_t first = Incidents()[0].id();
-  ASSERT_TRUE(
-      incidents_->UpdateIncident(first, v1::INCIDENT_STATE_ACKNOWLEDGED, "looking", "alice").ok());
+  const int64_t first = FirstGpuSlowedAndTriaged(kGpus, kCases, slow);
+  ASSERT_NE(first, 0);
   for (int g = 1; g < kGpus; ++g) RunNight(g, kCases, slow);
 
   const std::vector<v1::Incident> incidents = Incidents();
@@ -184,14 +180,10 @@ TEST_F(IncidentTest, AGpuIncidentSomeoneTriagedIsNotMergedIntoTheFleets) {
 // the merges: the triaged GPU read as the only one that moved, ONE_GPU, one sweep behind.)
 TEST_F(IncidentTest, ATriagedGpuIncidentCountsTheGpusMergedIntoTheFleetInTheSameSweep) {
   constexpr int kCases = 3;
-  Baseline(kGpus, kCases);
   GpuNight slow;
   slow.scale = 1.05;
-  RunNight(0, kCases, slow);
-  ASSERT_EQ(Incidents().size(), 1u);
-  const int64_t first = Incidents()[0].id();
-  ASSERT_TRUE(
-      incidents_->UpdateIncident(first, v1::INCIDENT_STATE_ACKNOWLEDGED, "looking", "alice").ok());
+  const int64_t first = FirstGpuSlowedAndTriaged(kGpus, kCases, slow);
+  ASSERT_NE(first, 0);
   auto triaged = [&]() -> v1::Incident {
     for (const v1::Incident& i : Incidents()) {
       if (i.id() == first) return i;

@@ -88,6 +88,21 @@ class IncidentTest : public AnalysisTest {
     }
   }
 
+  // After a baseline of `gpus` GPUs x `cases` cases, GPU 0 alone runs a night `slow`; its one
+  // incident is acknowledged by "alice". Returns that incident's id (0 when it was not opened).
+  int64_t FirstGpuSlowedAndTriaged(int gpus, int cases, const GpuNight& slow) {
+    Baseline(gpus, cases);
+    RunNight(0, cases, slow);
+    const std::vector<v1::Incident> opened = Incidents();
+    EXPECT_EQ(opened.size(), 1u);
+    if (opened.size() != 1) return 0;
+    EXPECT_TRUE(
+        incidents_
+            ->UpdateIncident(opened[0].id(), v1::INCIDENT_STATE_ACKNOWLEDGED, "looking", "alice")
+            .ok());
+    return opened[0].id();
+  }
+
   incidents::SweepSummary Sweep() {
     StatusOr<incidents::SweepSummary> s = incidents::SweepIncidents(*incidents_);
     EXPECT_TRUE(s.ok()) << s.status().ToString();
