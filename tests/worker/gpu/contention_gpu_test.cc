@@ -69,8 +69,13 @@ TEST(ContentionGpu, BuffersThatDoNotFitAreAnErrorAndLeaveNoErrorBehind) {
   EXPECT_EQ(cudaPeekAtLastError(), cudaSuccess);
 }
 
-// The point of the option: the same point, measured the same way, is slower beside the copy (the
-// kernel itself, not only its launch), and its kernels are its own.
+// The point of the option: the same point, measured the same way, is slower beside the copy, and
+// its kernels are its own. Whether the kernel itself slows or only starts later varies by GPU:
+// its CUPTI time rose > 5 % on the H100s and on H200 GPU-ef3398d5, +1.2 % on H200 GPU-6319b369,
+// and stayed flat on H200 GPU-5b3c4090 (30.6 us clean and beside, 3 of 3 readings, 2026-12-02:
+// there the copy kernel delayed ours instead of sharing the SMs with it), so it is printed, not
+// asserted. The copy-engine mode slowed the kernel itself on every one of them
+// (contention_copy_engine_gpu_test.cc asserts it).
 TEST(ContentionGpu, AMemoryBoundPointIsSlowerBesideItAndKeepsItsOwnKernels) {
   SKIP_WITHOUT_CUDA_DEVICE();
   auto engine = PointEngine::Open(0);
@@ -92,7 +97,6 @@ TEST(ContentionGpu, AMemoryBoundPointIsSlowerBesideItAndKeepsItsOwnKernels) {
               FormatContentionReport(r).c_str());
   EXPECT_GT(slowed.stats().median(), 1.10 * clean.stats().median());
   ASSERT_TRUE(slowed.duration_note().empty()) << slowed.duration_note();
-  EXPECT_GT(slowed.kernel_median_seconds(), 1.05 * clean.kernel_median_seconds());
   ASSERT_EQ(slowed.kernels_size(), clean.kernels_size()) << Explain(slowed).substr(0, 4000);
   for (const v1::KernelInfo& k : slowed.kernels()) {
     EXPECT_EQ(k.mangled().find("ContentionCopyKernel"), std::string::npos) << k.mangled();
