@@ -166,6 +166,10 @@ int Main(int argc, char** argv) {
       ->check(CLI::Range(1, 3650));
   app.add_option("--queries", queries, "timed calls of each query")->check(CLI::Range(1, 100000));
   app.add_option("--shared-buffers", shared_buffers, "PostgreSQL shared_buffers");
+  app.add_option("--partition-runs", shape.partition_runs,
+                 "run ids per measurement partition of the loaded year (default: the runs of 30 "
+                 "nights, as a server's keeper makes them; 1000 for the week rule's minimum)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
   app.add_option("--log-slow-ms", log_slow_ms,
                  "log the plans of timed statements this slow (0: off)")
       ->check(CLI::Range(0, 100000));

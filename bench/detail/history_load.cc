@@ -162,11 +162,16 @@ Status LoadHistory(const std::string& url, const HistoryShape& shape, int connec
     InsertRuns(conn, shape);
     {
       // The run-range partitions of measurement a server's queue keeper keeps ahead of the run
-      // ids (Store::KeepPartitionsAhead, JobReaperOptions::partition_min_runs = 1000; migration
-      // 0019): made once the year's runs exist, so each night's rows land in the partition of its
-      // runs, as on a server, rather than all in measurement_default.
+      // ids (Store::KeepPartitionsAhead; migrations 0019 and 0020): made once the year's runs
+      // exist, so each night's rows land in the partition of its runs, as on a server, rather
+      // than all in measurement_default. A server sizes each at the runs started in the last 30
+      // days (at least JobReaperOptions::partition_min_runs = 1000); the loaded nights are in the
+      // past, so that count is passed as the minimum: 30 nights of the shape's devices.
       pqxx::nontransaction tx(conn);
-      tx.exec("SELECT warpwatch_keep_measurement_partitions(1000)");
+      const int64_t runs = shape.partition_runs > 0
+                               ? shape.partition_runs
+                               : std::max<int64_t>(1000, int64_t{30} * shape.devices);
+      tx.exec_params("SELECT warpwatch_keep_measurement_partitions($1)", runs);
     }
     // Nights are spread over `connections` loaders, each taking the next night not yet taken;
     // each night is one transaction, so progress shows and none holds more than a night.

@@ -4,6 +4,7 @@
 #ifndef WARPWATCH_BENCH_DETAIL_HISTORY_LOAD_H_
 #define WARPWATCH_BENCH_DETAIL_HISTORY_LOAD_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -25,6 +26,9 @@ struct HistoryShape {
   // production. Case, series and median are set per case and model each night, the run id per
   // row. "{}" = only those.
   std::string doc_template = "{}";
+  // Run ids per measurement partition (Store::KeepPartitionsAhead's size); 0 = what a server's
+  // keeper would have made for this fleet: the runs of 30 nights (migration 0020), at least 1,000.
+  int64_t partition_runs = 0;
 
   long long measurements() const { return static_cast<long long>(nights) * devices * cases; }
   // The case key (canonical) of case i and the names of device d and model m.

@@ -1,7 +1,6 @@
 // File: server/store/pg_store_history.cc
 // History reads for ResultService: one run, runs by filters, measurements by filters (keyset
 // paging on id with tokens bound to the filters).
-#include <map>
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
@@ -104,7 +103,7 @@ StatusOr<MeasurementPage> PgStore::QueryMeasurements(const MeasurementQuery& que
         }
         pqxx::result r = tx.exec_params(
             "SELECT " + MeasurementColumns(query.include_samples) +
-                ", m.id FROM measurement m"
+                ", m.device_uuid, m.id FROM measurement m"
                 " WHERE ($1::bigint = 0 OR m.run_id = $1)"
                 "   AND ($2::text = '' OR m.family LIKE ww_glob_to_like($2))"
                 "   AND ($3::text = '' OR m.variant LIKE ww_glob_to_like($3))"
@@ -118,25 +117,29 @@ StatusOr<MeasurementPage> PgStore::QueryMeasurements(const MeasurementQuery& que
         ASSIGN_OR_RETURN(page.measurements,
                          MeasurementsFromRows(r, static_cast<size_t>(page_size),
                                               query.include_samples));
-        // Each point's series sensitivity on its GPU (series_noise, written by the analysis).
-        // By (run_id, id), the measurement's key: each row is looked up in its run's partition.
-        std::vector<int64_t> run_ids;
-        std::vector<int64_t> ids;
+        // Each point's series sensitivity on its GPU (series_noise, written by the analysis),
+        // by the (series_id, device_uuid) the page's rows carry: series_noise alone, never a
+        // second read of measurement, whose statement would be planned over every partition.
+        std::vector<std::string> series_ids;
+        std::vector<std::string> device_uuids;
+        std::vector<size_t> positions;  // page index of each key
         for (size_t i = 0; i < page.measurements.size(); ++i) {
           const pqxx::row row = r[static_cast<pqxx::result::size_type>(i)];
-          run_ids.push_back(page.measurements[i].run_id());
-          ids.push_back(row[row.size() - 1].as<int64_t>());
+          const pqxx::field device = row[row.size() - 2];
+          if (device.is_null()) continue;  // no GPU recorded: no device noise row can match
+          series_ids.push_back(page.measurements[i].series_id());
+          device_uuids.push_back(device.as<std::string>());
+          positions.push_back(i);
         }
-        if (!ids.empty()) {
-          std::map<int64_t, size_t> index;
-          for (size_t i = 0; i < ids.size(); ++i) index[ids[i]] = i;
+        if (!positions.empty()) {
           for (const pqxx::row& n : tx.exec_params(
-                   "SELECT m.id, n.sigma_relative, n.min_detectable_change FROM measurement m"
-                   " JOIN series_noise n ON n.series_id = m.series_id"
-                   " AND n.device_uuid = m.device_uuid"
-                   " WHERE (m.run_id, m.id) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))",
-                   BigintArrayLiteral(run_ids), BigintArrayLiteral(ids))) {
-            v1::Measurement& m = page.measurements[index.at(n[0].as<int64_t>())];
+                   "SELECT k.i, n.sigma_relative, n.min_detectable_change"
+                   " FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(series_id,"
+                   "  device_uuid, i)"
+                   " JOIN series_noise n ON n.series_id = k.series_id"
+                   "  AND n.device_uuid = k.device_uuid",
+                   TextArrayLiteral(series_ids), TextArrayLiteral(device_uuids))) {
+            v1::Measurement& m = page.measurements[positions.at(n[0].as<size_t>() - 1)];
             if (!n[1].is_null()) m.set_noise_sigma(n[1].as<double>());
             if (!n[2].is_null()) m.set_min_detectable_change(n[2].as<double>());
           }

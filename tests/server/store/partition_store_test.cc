@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "tests/server/analysis/analysis_test_util.h"
 
@@ -92,6 +93,28 @@ TEST_F(PartitionStoreTest, TheKeeperAddsPartitionsAheadOfTheRuns) {
             PartitionOf(run));
   ASSERT_OK_AND_ASSIGN(PartitionUpkeep again, store_->KeepPartitionsAhead(1000));
   EXPECT_EQ(again.created, 0);
+}
+
+TEST_F(PartitionStoreTest, ANewPartitionSpansTheRunsStartedInTheLastThirtyDays) {
+  // 1,500 runs started 20 days ago count, 800 started 40 days ago do not (migration 0020; a
+  // week's count, 0 here, would leave the 1,000-run minimum).
+  for (const auto& [runs, days] : {std::pair{800, 40}, std::pair{1500, 20}}) {
+    Sql("INSERT INTO run (device_uuid, device_name, state, started_at)"
+        " SELECT $1, $2, 'SUCCEEDED', now() - make_interval(days => $3)"
+        " FROM generate_series(1, $4)",
+        std::string(kDeviceA), std::string(kModel), days, runs);
+  }
+  const int64_t bound = HighestBound();
+  ASSERT_OK_AND_ASSIGN(PartitionUpkeep upkeep, store_->KeepPartitionsAhead(1000));
+  ASSERT_GE(upkeep.created, 1);
+  EXPECT_EQ(Count("SELECT count(*) FROM warpwatch_measurement_partitions() WHERE lo >= " +
+                  std::to_string(bound)),
+            upkeep.created);
+  EXPECT_EQ(Count("SELECT count(*) FROM warpwatch_measurement_partitions() WHERE lo >= " +
+                  std::to_string(bound) + " AND hi - lo <> 1500"),
+            0);
+  // Two partitions' worth ahead of the last run id handed out.
+  EXPECT_GE(HighestBound(), 2300 + 2 * 1500);
 }
 
 TEST_F(PartitionStoreTest, ARowBeyondThePartitionsGoesToDefaultAndIsReported) {
