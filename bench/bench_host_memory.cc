@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +22,8 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+#include "worker/stats/sample_stats.h"
 
 namespace {
 
@@ -67,22 +68,7 @@ double TimeCpu(uint64_t steps) {
   return SecondsSince(t) * 1e9 / static_cast<double>(steps);
 }
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Relative standard deviation of `v` (0 for fewer than 2 values).
-double Rsd(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  double mean = 0;
-  for (double x : v) mean += x;
-  mean /= static_cast<double>(v.size());
-  double ss = 0;
-  for (double x : v) ss += (x - mean) * (x - mean);
-  return std::sqrt(ss / static_cast<double>(v.size() - 1)) / mean;
-}
+double Median(const std::vector<double>& v) { return warpwatch::worker::Percentile(v, 50); }
 
 struct Window {
   double t = 0;              // seconds since the start, at the window's start
@@ -109,12 +95,12 @@ Spread SpreadOf(const std::vector<Window>& windows, double Window::*field) {
     blocks[b].push_back(w.*field);
   }
   s.median = Median(all);
-  s.window_rsd = Rsd(all);
+  s.window_rsd = warpwatch::worker::RelativeStandardDeviation(all);
   std::vector<double> medians;
   for (const std::vector<double>& b : blocks) {
     if (!b.empty()) medians.push_back(Median(b));
   }
-  s.block_rsd = Rsd(medians);
+  s.block_rsd = warpwatch::worker::RelativeStandardDeviation(medians);
   s.block_range = (*std::max_element(medians.begin(), medians.end()) -
                    *std::min_element(medians.begin(), medians.end())) /
                   Median(medians);
