@@ -238,7 +238,11 @@ class AnalysisTx {
   // Per series, the model-wide noise estimate (detect::SuccessiveDifferenceNoise over the newest
   // `points` good points of every device, SUCCEEDED non-confirmation runs), from series_noise
   // when computed less than `max_age` ago, else computed now and stored. Series without two runs
-  // of one device get an unknown estimate.
+  // of one device get an unknown estimate. Only judged runs at the level the detector stands by
+  // count: runs still PENDING analysis (the claimed run too) and points at a finding's level
+  // (regression_run of a finding not ACCEPTED, NOISE or DISMISSED) are left out, and an ACCEPTED
+  // finding's first run is not paired with the run before it; so a change never widens the noise
+  // that judges it, nor the noise that judges whether it returned.
   virtual StatusOr<std::map<std::string, detect::NoiseEstimate>> LoadModelNoise(
       const std::vector<std::string>& series_ids, size_t points, std::chrono::seconds max_age,
       double max_throttled_fraction) = 0;

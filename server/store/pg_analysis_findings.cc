@@ -2,6 +2,9 @@
 // The analysis' reads and writes for one report per change and the noise model: active findings,
 // runs attaching to them, findings whose level returned, the model-wide noise estimates (cached in
 // series_noise), each GPU's sensitivity, and what a run's analysis judged (migration 0014).
+#include <set>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
@@ -103,31 +106,58 @@ StatusOr<std::map<std::string, detect::NoiseEstimate>> PgAnalysisTx::LoadModelNo
     }
     if (stale.empty()) return out;
     // The newest `points` good points of every device, by the series index (series_id, run_id),
-    // oldest first so each device's runs come in order.
+    // oldest first so each device's runs come in order. Only the level the detector stands by
+    // gives noise pairs: a run still waiting for analysis (the claimed one among them) and a
+    // point at a finding's level (as LoadSeries: not of an ACCEPTED, NOISE or DISMISSED finding)
+    // are left out, or a change would widen the noise that judges it and its return; the first
+    // run of an ACCEPTED finding starts a new level, never paired with the run before it.
     pqxx::result rows = tx_.exec_params(
-        std::string("SELECT s.series_id, x.device_uuid, x.median_seconds"
+        std::string("SELECT s.series_id, x.device_uuid, x.median_seconds, x.new_level"
                     " FROM unnest($1::text[]) AS s(series_id) CROSS JOIN LATERAL ("
-                    "  SELECT r.device_uuid, m.median_seconds, r.started_at, r.id"
+                    "  SELECT r.device_uuid, m.median_seconds, r.started_at, r.id,"
+                    "   EXISTS (SELECT 1 FROM regression g WHERE g.run_id = r.id"
+                    "    AND g.series_id = m.series_id AND g.device_uuid = r.device_uuid"
+                    "    AND g.state = 'ACCEPTED') AS new_level"
                     "  FROM measurement m JOIN run r ON r.id = m.run_id"
-                    "  WHERE m.series_id = s.series_id AND") +
+                    "  WHERE m.series_id = s.series_id AND r.analysis_state <> 'PENDING' AND") +
             HistoryRun(4) + " AND" + GoodPoint(2) +
+            "  AND NOT EXISTS (SELECT 1 FROM regression_run rr JOIN regression g"
+            "   ON g.id = rr.regression_id WHERE rr.run_id = r.id AND rr.measurement_id = m.id"
+            "   AND g.state NOT IN ('ACCEPTED', 'NOISE', 'DISMISSED'))"
             "  ORDER BY m.run_id DESC LIMIT $3) x"
             " ORDER BY s.series_id, x.started_at, x.id",
         TextArrayLiteral(stale), max_throttled_fraction, static_cast<int64_t>(points),
         std::string());  // the fleet's history, whatever the claimed run's
     std::map<std::string, std::vector<detect::RunPoint>> history;
+    // Pairs are taken per device_uuid: each accepted level of a device gets a key of its own.
+    struct Level {
+      int index = 0;
+      bool has_point = false;  // a point at this level came before
+    };
+    std::map<std::pair<std::string, std::string>, Level> levels;  // (series, device)
+    std::map<std::string, std::set<std::string>> paired;          // series -> devices with a pair
     for (const pqxx::row& row : rows) {
+      const std::string series = row[0].as<std::string>();
+      const std::string device = row[1].as<std::string>();
+      Level& level = levels[{series, device}];
+      if (row[3].as<bool>() && level.has_point) {
+        ++level.index;
+        level.has_point = false;
+      }
+      if (level.has_point) paired[series].insert(device);
+      level.has_point = true;
       detect::RunPoint p;
-      p.device_uuid = row[1].as<std::string>();
+      p.device_uuid = device + "#" + std::to_string(level.index);
       p.median_seconds = row[2].as<double>();
       p.ok = true;
       p.verified = true;
-      history[row[0].as<std::string>()].push_back(std::move(p));
+      history[series].push_back(std::move(p));
     }
     detect::DetectionConfig goodness;
     goodness.max_throttled_fraction = 1;  // the query already kept good points only
     for (const std::string& id : stale) {
-      const detect::NoiseEstimate e = detect::SuccessiveDifferenceNoise(history[id], goodness);
+      detect::NoiseEstimate e = detect::SuccessiveDifferenceNoise(history[id], goodness);
+      e.devices = paired[id].size();
       out[id] = e;
       tx_.exec_params(
           "INSERT INTO series_noise (series_id, device_uuid, sigma_relative, pairs, devices,"

@@ -1,6 +1,9 @@
 // One report per change, on a real PostgreSQL (docs/regressions.md "One report per change"): a
 // slowdown that stays is one finding and one confirmation, later runs at its level attach to it, a
 // returned level closes it, an accepted level stops the flags.
+#include <chrono>
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "tests/server/analysis/run_analyzer_fixture.h"
@@ -119,6 +122,36 @@ TEST_F(FindingLifecycleTest, ARunAnalysedLateIsNeverAttachedToALaterRunsFinding)
                 .at(0)
                 .as<int>(),
             1);  // its own finding's first run, nothing else
+}
+
+// The model noise is read afresh each night here (as a fleet's nights a day apart read it): the
+// runs at a finding's level, its first run among them, must not enter the noise that judges them.
+// Five clean runs, as the H200 copy-kernel replay had (docs/results/incident_proofs.md): there
+// the step's own pair set the noise's 90th percentile, and +40 % against a +100 % level read as
+// "returned" (p 0.17) and closed FIXED.
+TEST_F(FindingLifecycleTest, AFindingStillFarFromItsBaselineIsNotClosedAsReturned) {
+  config_.model_noise_max_age = std::chrono::seconds(0);
+  std::normal_distribution<double> normal(0, kNoise);
+  for (int i = 0; i < 5; ++i) {
+    AddRun({Copy(1e-4 * (1 + normal(rng_))), Reduce(3e-5 * (1 + normal(rng_))),
+            Strided(2, 2e-4 * (1 + normal(rng_)))});
+  }
+  ASSERT_EQ(AnalyzeAll(), 5);
+  Night(2e-4);  // +100 % on a case whose runs move 0.2 %
+  const int64_t id = OnlyFinding();
+  pqxx::result opened = Sql("SELECT state, noise_sigma FROM regression WHERE id = $1", id);
+  EXPECT_EQ(opened[0][0].as<std::string>(), "OPEN");
+  // The sigma that judged the step is the clean runs' (0.2 %), not one the step itself inflated.
+  EXPECT_LT(opened[0][1].as<double>(), 4 * kNoise);
+  Night(1.4e-4);  // +40 %: between the levels, nowhere near the baseline
+  pqxx::result g = Sql("SELECT state, runs_at_level FROM regression WHERE id = $1", id);
+  EXPECT_EQ(g[0][0].as<std::string>(), "OPEN");
+  EXPECT_EQ(g[0][1].as<int>(), 1);
+  EXPECT_EQ(Count("true"), 1);  // and no second finding
+  const int64_t back = Night(1.001e-4);
+  g = Sql("SELECT state, closed_run_id FROM regression WHERE id = $1", id);
+  EXPECT_EQ(g[0][0].as<std::string>(), "FIXED");
+  EXPECT_EQ(g[0][1].as<int64_t>(), back);
 }
 
 }  // namespace
