@@ -28,6 +28,24 @@ class FindingLifecycleTest : public RunAnalyzerTest {
     }
     return run;
   }
+  // Five clean nights of the three cases at their medians (kNoise apart), analysed: as few runs
+  // as a GPU's baseline needs, so one large successive difference sets the 90th-percentile noise.
+  void FiveCleanNights() {
+    std::normal_distribution<double> normal(0, kNoise);
+    for (int i = 0; i < 5; ++i) {
+      AddRun({Copy(1e-4 * (1 + normal(rng_))), Reduce(3e-5 * (1 + normal(rng_))),
+              Strided(2, 2e-4 * (1 + normal(rng_)))});
+    }
+    ASSERT_EQ(AnalyzeAll(), 5);
+  }
+  double ModelSigma(int64_t finding) {
+    return Sql("SELECT n.sigma_relative FROM series_noise n JOIN regression g"
+               " ON g.series_id = n.series_id WHERE g.id = $1 AND n.device_uuid = ''",
+               finding)
+        .at(0)
+        .at(0)
+        .as<double>();
+  }
   int64_t OnlyFinding() {
     pqxx::result r = Sql("SELECT id FROM regression");
     EXPECT_EQ(r.size(), 1u);
@@ -131,12 +149,7 @@ TEST_F(FindingLifecycleTest, ARunAnalysedLateIsNeverAttachedToALaterRunsFinding)
 // "returned" (p 0.17) and closed FIXED.
 TEST_F(FindingLifecycleTest, AFindingStillFarFromItsBaselineIsNotClosedAsReturned) {
   config_.model_noise_max_age = std::chrono::seconds(0);
-  std::normal_distribution<double> normal(0, kNoise);
-  for (int i = 0; i < 5; ++i) {
-    AddRun({Copy(1e-4 * (1 + normal(rng_))), Reduce(3e-5 * (1 + normal(rng_))),
-            Strided(2, 2e-4 * (1 + normal(rng_)))});
-  }
-  ASSERT_EQ(AnalyzeAll(), 5);
+  FiveCleanNights();
   Night(2e-4);  // +100 % on a case whose runs move 0.2 %
   const int64_t id = OnlyFinding();
   pqxx::result opened = Sql("SELECT state, noise_sigma FROM regression WHERE id = $1", id);
@@ -152,6 +165,21 @@ TEST_F(FindingLifecycleTest, AFindingStillFarFromItsBaselineIsNotClosedAsReturne
   g = Sql("SELECT state, closed_run_id FROM regression WHERE id = $1", id);
   EXPECT_EQ(g[0][0].as<std::string>(), "FIXED");
   EXPECT_EQ(g[0][1].as<int64_t>(), back);
+}
+
+TEST_F(FindingLifecycleTest, AnAcceptedLevelsStepGivesTheModelNoiseNoPair) {
+  config_.model_noise_max_age = std::chrono::seconds(0);
+  FiveCleanNights();
+  Night(1.1e-4);  // +10 %
+  const int64_t id = OnlyFinding();
+  ASSERT_OK(store_->UpdateRegression(id, v1::REGRESSION_STATE_ACCEPTED, "new compiler", "alice")
+                .status());
+  Night(1.1e-4 * (1 + 0.001));
+  // The accepted runs are the series' level now and give pairs among themselves, but the step
+  // from the old level to them is no run-to-run noise: 5 pairs of 0.2 % noise and the accepted
+  // runs' 0.1 %, not a 90th percentile near the 10 % step.
+  EXPECT_LT(ModelSigma(id), 4 * kNoise);
+  EXPECT_EQ(Count("true"), 1);
 }
 
 }  // namespace
