@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -131,6 +132,9 @@ struct ActiveFinding {
   std::vector<int64_t> baseline_run_ids;
   double change = 0;    // of its first run against that baseline: the level it stands for
   bool pinned = false;  // judged against a pinned baseline (method kMethodPinnedPrefix...)
+  // The pooled relative sigma that judged its first run (regression.noise_sigma); NaN where not
+  // stored. A later run is judged with it: the noise since then holds the finding's own step.
+  double noise_sigma = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The noise of a series on one GPU as its last decision saw it (series_noise rows), and what the
@@ -238,11 +242,9 @@ class AnalysisTx {
   // Per series, the model-wide noise estimate (detect::SuccessiveDifferenceNoise over the newest
   // `points` good points of every device, SUCCEEDED non-confirmation runs), from series_noise
   // when computed less than `max_age` ago, else computed now and stored. Series without two runs
-  // of one device get an unknown estimate. Only judged runs at the level the detector stands by
-  // count: runs still PENDING analysis (the claimed run too) and points at a finding's level
-  // (regression_run of a finding not ACCEPTED, NOISE or DISMISSED) are left out, and an ACCEPTED
-  // finding's first run is not paired with the run before it; so a change never widens the noise
-  // that judges it, nor the noise that judges whether it returned.
+  // of one device get an unknown estimate. Runs still PENDING analysis (the claimed run too) are
+  // left out, so a change never widens the noise that judges it, and an ACCEPTED finding's first
+  // run is not paired with the run before it (a new level, not noise).
   virtual StatusOr<std::map<std::string, detect::NoiseEstimate>> LoadModelNoise(
       const std::vector<std::string>& series_ids, size_t points, std::chrono::seconds max_age,
       double max_throttled_fraction) = 0;

@@ -107,7 +107,11 @@ StatusOr<detect::SeriesDecision> DecideAgainstFinding(AnalysisTx& tx, const RunC
     if (d) return d->decision;
   }
   // The finding's baseline runs are the level (however many are left); the device's own
-  // recent runs, which now sit at the new level, give no noise pairs here: the model does.
+  // recent runs, which now sit at the new level, give no noise pairs here: the model does. The
+  // sigma is the one that judged the finding's first run, where stored: the model's estimate
+  // since holds the finding's own step (its first run, then its later ones), and with the 90th
+  // percentile on a small fleet that step alone made a run still +40 % from a +106 % level read
+  // as the same as the baseline (docs/regressions.md, "One report per change").
   detect::SeriesDecision d;
   const std::string why_not = detect::WhyNotGood(c.point, config);
   std::vector<detect::RunPoint> good;
@@ -118,10 +122,13 @@ StatusOr<detect::SeriesDecision> DecideAgainstFinding(AnalysisTx& tx, const RunC
     d.reason = why_not.empty() ? "the finding's baseline runs are gone" : why_not;
     return d;
   }
-  return detect::DecideAgainstRuns(
-      c.point, good,
-      detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(good, config), config), config,
-      decisions);
+  detect::SeriesNoise n =
+      detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(good, config), config);
+  if (std::isfinite(finding.noise_sigma) && finding.noise_sigma > 0) {
+    n.floored = !(finding.noise_sigma > config.noise_floor_relative);
+    n.sigma_relative = n.floored ? config.noise_floor_relative : finding.noise_sigma;
+  }
+  return detect::DecideAgainstRuns(c.point, good, n, config, decisions);
 }
 
 StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vector<RunCase>& cases,

@@ -20,7 +20,7 @@ StatusOr<std::map<std::string, analysis::ActiveFinding>> PgAnalysisTx::LoadActiv
   return GuardPg<StatusOr<Result>>("LoadActiveFindings", [&]() -> StatusOr<Result> {
     pqxx::result rows = tx_.exec_params(
         "SELECT DISTINCT ON (g.series_id) g.series_id, g.id, g.kind, g.state,"
-        " g.baseline_run_ids::text, starts_with(g.method, $3), g.change"
+        " g.baseline_run_ids::text, starts_with(g.method, $3), g.change, g.noise_sigma"
         " FROM regression g JOIN run fr ON fr.id = g.run_id"
         " WHERE g.series_id = ANY($1::text[]) AND g.device_uuid = $2"
         " AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
@@ -43,6 +43,7 @@ StatusOr<std::map<std::string, analysis::ActiveFinding>> PgAnalysisTx::LoadActiv
       f.baseline_run_ids = ParseBigintArray(row[4].as<std::string>());
       f.pinned = row[5].as<bool>();
       f.change = row[6].as<double>();
+      if (!row[7].is_null()) f.noise_sigma = row[7].as<double>();
       out[f.series_id] = std::move(f);
     }
     return out;
@@ -106,11 +107,12 @@ StatusOr<std::map<std::string, detect::NoiseEstimate>> PgAnalysisTx::LoadModelNo
     }
     if (stale.empty()) return out;
     // The newest `points` good points of every device, by the series index (series_id, run_id),
-    // oldest first so each device's runs come in order. Only the level the detector stands by
-    // gives noise pairs: a run still waiting for analysis (the claimed one among them) and a
-    // point at a finding's level (as LoadSeries: not of an ACCEPTED, NOISE or DISMISSED finding)
-    // are left out, or a change would widen the noise that judges it and its return; the first
-    // run of an ACCEPTED finding starts a new level, never paired with the run before it.
+    // oldest first so each device's runs come in order. A run still waiting for analysis (the
+    // claimed one among them) is left out, or a change would widen the noise that judges it; the
+    // first run of an ACCEPTED finding starts a new level, never paired with the run before it.
+    // Points at a standing finding's level stay in: leaving out what was flagged would shrink a
+    // noisy case's noise with every false alarm (the H200x4 replay: 29 more outliers on the
+    // healthy GPUs' host-side cases); a finding's return is judged with its own sigma instead.
     pqxx::result rows = tx_.exec_params(
         std::string("SELECT s.series_id, x.device_uuid, x.median_seconds, x.new_level"
                     " FROM unnest($1::text[]) AS s(series_id) CROSS JOIN LATERAL ("
@@ -121,9 +123,6 @@ StatusOr<std::map<std::string, detect::NoiseEstimate>> PgAnalysisTx::LoadModelNo
                     "  FROM measurement m JOIN run r ON r.id = m.run_id"
                     "  WHERE m.series_id = s.series_id AND r.analysis_state <> 'PENDING' AND") +
             HistoryRun(4) + " AND" + GoodPoint(2) +
-            "  AND NOT EXISTS (SELECT 1 FROM regression_run rr JOIN regression g"
-            "   ON g.id = rr.regression_id WHERE rr.run_id = r.id AND rr.measurement_id = m.id"
-            "   AND g.state NOT IN ('ACCEPTED', 'NOISE', 'DISMISSED'))"
             "  ORDER BY m.run_id DESC LIMIT $3) x"
             " ORDER BY s.series_id, x.started_at, x.id",
         TextArrayLiteral(stale), max_throttled_fraction, static_cast<int64_t>(points),

@@ -142,11 +142,11 @@ TEST_F(FindingLifecycleTest, ARunAnalysedLateIsNeverAttachedToALaterRunsFinding)
             1);  // its own finding's first run, nothing else
 }
 
-// The model noise is read afresh each night here (as a fleet's nights a day apart read it): the
-// runs at a finding's level, its first run among them, must not enter the noise that judges them.
-// Five clean runs, as the H200 copy-kernel replay had (docs/results/incident_proofs.md): there
-// the step's own pair set the noise's 90th percentile, and +40 % against a +100 % level read as
-// "returned" (p 0.17) and closed FIXED.
+// The model noise is read afresh each night here (as a fleet's nights a day apart read it). Five
+// clean runs, as the H200 copy-kernel replay had (docs/results/incident_proofs.md): there the
+// step's own pair set the model noise's 90th percentile, and +40 % against a +106 % level read as
+// "returned" (p 0.17) and closed FIXED. The run being judged gives the noise no pair, and a
+// finding's later runs are judged with the sigma that judged its first.
 TEST_F(FindingLifecycleTest, AFindingStillFarFromItsBaselineIsNotClosedAsReturned) {
   config_.model_noise_max_age = std::chrono::seconds(0);
   FiveCleanNights();
