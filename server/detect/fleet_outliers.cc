@@ -2,6 +2,7 @@
 #include "server/detect/fleet_outliers.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "server/detect/baseline.h"
 #include "server/detect/leave_one_out.h"
@@ -28,6 +29,13 @@ FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetCon
                   std::to_string(config.min_devices) + " needed";
     return view;
   }
+  if (std::isnan(case_noise_relative)) {
+    view.reason =
+        "no between-run noise of the case on the model yet (the noise model has no pair"
+        " of one GPU's runs): " +
+        std::to_string(good.size() - 1) + " peers' spread alone is no noise estimate";
+    return view;
+  }
   view.judged = true;
   std::vector<double> medians;
   medians.reserve(good.size());
@@ -35,7 +43,7 @@ FleetView FindFleetOutliers(const std::vector<RunPoint>& devices, const FleetCon
   const std::vector<RobustScale> scales = LeaveOneOutScales(medians, config.mad_floor_relative);
   for (size_t i = 0; i < good.size(); ++i) {
     RobustScale scale = scales[i];
-    if (case_noise_relative > 0) {  // false for NaN
+    if (case_noise_relative > 0) {
       scale.sigma = std::max(scale.sigma, case_noise_relative * scale.center);
     }
     DeviceJudgement d;

@@ -110,9 +110,9 @@ StatusOr<std::map<std::string, detect::NoiseEstimate>> PgAnalysisTx::LoadModelNo
     // oldest first so each device's runs come in order. A run still waiting for analysis (the
     // claimed one among them) is left out, or a change would widen the noise that judges it; the
     // first run of an ACCEPTED finding starts a new level, never paired with the run before it.
-    // Points at a standing finding's level stay in: leaving out what was flagged would shrink a
-    // noisy case's noise with every false alarm (the H200x4 replay: 29 more outliers on the
-    // healthy GPUs' host-side cases); a finding's return is judged with its own sigma instead.
+    // Points at a standing finding's level stay in: a finding's return is judged with its own
+    // sigma (ActiveFinding::noise_sigma), and leaving out what was flagged would shrink a noisy
+    // case's noise with every false alarm.
     pqxx::result rows = tx_.exec_params(
         std::string("SELECT s.series_id, x.device_uuid, x.median_seconds, x.new_level"
                     " FROM unnest($1::text[]) AS s(series_id) CROSS JOIN LATERAL ("

@@ -118,6 +118,11 @@ class AnalysisTest : public StoreTest {
   // Analyses pending runs with AnalyzeRun until none is left; returns how many were claimed.
   int AnalyzeAll(analysis::AnalysisStore* store = nullptr);
 
+  // A day passes for the model noise cache: the model rows of series_noise, which a night's runs
+  // share for AnalysisConfig::model_noise_max_age, are dropped, so the next run computes them
+  // afresh from the runs analysed so far (nights of a test are seconds apart).
+  void ExpireModelNoise() { Sql("DELETE FROM series_noise WHERE device_uuid = ''"); }
+
   analysis::AnalysisConfig config_;
   std::unique_ptr<analysis::AnalysisStore> analysis_store_;
   std::unique_ptr<pqxx::connection> conn_;

@@ -44,9 +44,11 @@ class FleetHealthTest : public RunAnalyzerTest {
     health_store_ = std::move(*store);
   }
 
-  // One night: every GPU measured in one schedule run and analysed as it finishes; GPU i runs
-  // `slow(i)` slower.
+  // One night, a day after the one before: every GPU measured in one schedule run and analysed
+  // as it finishes; GPU i runs `slow(i)` slower. The fleet view judges from the third night on
+  // (it needs the cases' between-run noise: two analysed runs of a GPU).
   void Night(const std::function<FleetHealthSlowdown(int)>& slow) {
+    ExpireModelNoise();
     const int64_t schedule_run = AddScheduleRun();
     for (int i = 0; i < kDevices; ++i) {
       const FleetHealthSlowdown s = slow(i);
@@ -64,6 +66,10 @@ class FleetHealthTest : public RunAnalyzerTest {
   }
   void CleanNight() {
     Night([](int) { return FleetHealthSlowdown{}; });
+  }
+  void TwoCleanNights() {
+    CleanNight();
+    CleanNight();
   }
   // GPU `sick` runs its memory-bound cases `memory` slower; the others are clean.
   void SickNight(int sick, double memory) {
@@ -91,7 +97,7 @@ class FleetHealthTest : public RunAnalyzerTest {
 };
 
 TEST_F(FleetHealthTest, OneGpuSlowOnMemoryForThreeNightsIsDegradedWithTheHbmFingerprint) {
-  CleanNight();
+  TwoCleanNights();
   for (int night = 0; night < 3; ++night) SickNight(5, 0.07);
 
   const v1::GpuHealth sick = Health(5);
@@ -103,7 +109,7 @@ TEST_F(FleetHealthTest, OneGpuSlowOnMemoryForThreeNightsIsDegradedWithTheHbmFing
   EXPECT_EQ(e.cases_size(), 3);  // copy, strided and reduce
   EXPECT_NEAR(e.min_change(), 0.07, 0.01);
   EXPECT_GE(e.max_z(), 3.5);
-  EXPECT_EQ(sick.judged_runs(), 4);
+  EXPECT_EQ(sick.judged_runs(), 5);
   EXPECT_NE(sick.fingerprint().find("HBM bandwidth: 3 cases"), std::string::npos)
       << sick.fingerprint();
   EXPECT_NE(sick.fingerprint().find("for 3 runs"), std::string::npos) << sick.fingerprint();
@@ -118,20 +124,19 @@ TEST_F(FleetHealthTest, OneGpuSlowOnMemoryForThreeNightsIsDegradedWithTheHbmFing
 }
 
 TEST_F(FleetHealthTest, AFleetWideSlowdownDegradesNoGpu) {
-  CleanNight();
+  TwoCleanNights();
   for (int night = 0; night < 3; ++night) {
     Night([](int) { return FleetHealthSlowdown{0.07, 0.07}; });
   }
   for (int i = 0; i < kDevices; ++i) {
     const v1::GpuHealth health = Health(i);
     EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(i) << health.DebugString();
-    EXPECT_EQ(health.judged_runs(), 4) << Gpu(i);
+    EXPECT_EQ(health.judged_runs(), 5) << Gpu(i);
   }
 }
 
 TEST_F(FleetHealthTest, OneBadNightAloneChangesNothing) {
-  CleanNight();
-  CleanNight();
+  TwoCleanNights();
   SickNight(2, 0.07);
 
   const v1::GpuHealth health = Health(2);
@@ -161,7 +166,7 @@ TEST_F(FleetHealthTest, AGpuWithoutARunForTheExpiryIsUnknown) {
 }
 
 TEST_F(FleetHealthTest, AGpuSlowByAQuarterOnTwoNightsIsFailing) {
-  CleanNight();
+  TwoCleanNights();
   SickNight(1, 0.25);
   SickNight(1, 0.25);
   const v1::GpuHealth health = Health(1);
@@ -171,6 +176,7 @@ TEST_F(FleetHealthTest, AGpuSlowByAQuarterOnTwoNightsIsFailing) {
 }
 
 TEST_F(FleetHealthTest, TwoCleanNightsBringADegradedGpuBack) {
+  TwoCleanNights();
   SickNight(3, 0.07);
   SickNight(3, 0.07);
   ASSERT_EQ(Health(3).state(), v1::GPU_HEALTH_STATE_DEGRADED);
