@@ -122,12 +122,9 @@ StatusOr<detect::SeriesDecision> DecideAgainstFinding(AnalysisTx& tx, const RunC
     d.reason = why_not.empty() ? "the finding's baseline runs are gone" : why_not;
     return d;
   }
-  detect::SeriesNoise n =
-      detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(good, config), config);
-  if (std::isfinite(finding.noise_sigma) && finding.noise_sigma > 0) {
-    n.floored = !(finding.noise_sigma > config.noise_floor_relative);
-    n.sigma_relative = n.floored ? config.noise_floor_relative : finding.noise_sigma;
-  }
+  const detect::SeriesNoise n = detect::KeepSigma(
+      detect::CombineNoise(noise, detect::SuccessiveDifferenceNoise(good, config), config),
+      finding.noise_sigma, config);
   return detect::DecideAgainstRuns(c.point, good, n, config, decisions);
 }
 

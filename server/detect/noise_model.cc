@@ -109,6 +109,14 @@ SeriesNoise CombineNoise(const NoiseEstimate& model, const NoiseEstimate& own,
   return n;
 }
 
+SeriesNoise KeepSigma(SeriesNoise noise, double sigma_relative, const DetectionConfig& config) {
+  if (!std::isfinite(sigma_relative) || !(sigma_relative > 0)) return noise;
+  noise.kept = true;
+  noise.floored = !(sigma_relative > config.noise_floor_relative);
+  noise.sigma_relative = noise.floored ? config.noise_floor_relative : sigma_relative;
+  return noise;
+}
+
 double PredictionSigma(const SeriesNoise& noise, size_t baseline_runs) {
   const double k = static_cast<double>(std::max<size_t>(baseline_runs, 1));
   return noise.sigma_relative * std::sqrt(1 + kPi / (2 * k));
@@ -134,6 +142,7 @@ std::string NoiseText(const SeriesNoise& noise) {
   std::snprintf(buffer, sizeof(buffer), "sigma %.3f %%%s (", 100 * noise.sigma_relative,
                 noise.floored ? " (the floor)" : "");
   text += buffer;
+  if (noise.kept) text += "kept from the finding's first run; now ";
   if (std::isnan(noise.model_sigma)) {
     text += "no model estimate";
   } else {

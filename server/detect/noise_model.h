@@ -44,6 +44,7 @@ struct SeriesNoise {
   double own_weight = 0;    // the device's own pairs
   double dof = 0;           // degrees of freedom of the tail (Student t)
   bool floored = false;     // sigma is config.noise_floor_relative
+  bool kept = false;        // sigma is an earlier decision's (KeepSigma), not this pool
 };
 
 // sigma^2 = (w_m s_m^2 + w_o s_o^2) / (w_m + w_o) with w_m = min(model pairs,
@@ -53,6 +54,12 @@ struct SeriesNoise {
 // sigma is the floor and dof the minimum.
 SeriesNoise CombineNoise(const NoiseEstimate& model, const NoiseEstimate& own,
                          const DetectionConfig& config);
+
+// `noise` with the sigma an earlier decision used (`sigma_relative`, floored as CombineNoise
+// floors; kept = true), its sources and dof as pooled now: a run of a GPU with a standing finding
+// is judged with the sigma that judged the finding's first run, since the pool now holds the
+// finding's own step. A sigma that is not finite and positive leaves `noise` as it is.
+SeriesNoise KeepSigma(SeriesNoise noise, double sigma_relative, const DetectionConfig& config);
 
 // The relative standard deviation of (new median / baseline level - 1) when the level is the
 // median of `baseline_runs` runs: sigma * sqrt(1 + pi / (2 k)).
@@ -68,7 +75,8 @@ double ChangePValue(double change, const SeriesNoise& noise, size_t baseline_run
 double MinimumDetectableChange(const SeriesNoise& noise, size_t baseline_runs, size_t decisions,
                                const DetectionConfig& config);
 
-// "sigma 0.12 % (model 0.10 % from 140 pairs on 8 GPUs, own 0.20 % from 9), t with 25 dof".
+// "sigma 0.12 % (model 0.10 % from 140 pairs on 8 GPUs, own 0.20 % from 9), t with 25 dof";
+// a kept sigma says so: "sigma 0.12 % (kept from the finding's first run; now model ...)".
 std::string NoiseText(const SeriesNoise& noise);
 
 }  // namespace warpwatch::server::detect

@@ -90,6 +90,28 @@ TEST(NoiseModelTest, TheModelIsPooledWithTheGpusOwnRunsByTheirWeights) {
   EXPECT_FALSE(n.floored);
 }
 
+TEST(NoiseModelTest, AKeptSigmaReplacesThePoolsAndIsFlooredAndNamed) {
+  DetectionConfig config;
+  NoiseEstimate model;
+  model.sigma_relative = 0.2;  // a pool that holds a finding's own step
+  model.pairs = 4;
+  const SeriesNoise pooled = CombineNoise(model, NoiseEstimate(), config);
+  const SeriesNoise kept = KeepSigma(pooled, 0.004, config);
+  EXPECT_DOUBLE_EQ(kept.sigma_relative, 0.004);
+  EXPECT_TRUE(kept.kept);
+  EXPECT_FALSE(kept.floored);
+  EXPECT_DOUBLE_EQ(kept.dof, pooled.dof);
+  EXPECT_NE(NoiseText(kept).find("sigma 0.400 % (kept from the finding's first run; now model"),
+            std::string::npos)
+      << NoiseText(kept);
+  const SeriesNoise tiny = KeepSigma(pooled, 1e-6, config);
+  EXPECT_TRUE(tiny.floored);
+  EXPECT_DOUBLE_EQ(tiny.sigma_relative, config.noise_floor_relative);
+  // No stored sigma (NaN, or 0): the pool stands.
+  EXPECT_DOUBLE_EQ(KeepSigma(pooled, NAN, config).sigma_relative, pooled.sigma_relative);
+  EXPECT_FALSE(KeepSigma(pooled, 0, config).kept);
+}
+
 TEST(NoiseModelTest, WithoutAnyEstimateTheFloorAndTheMinimumDofAreUsed) {
   DetectionConfig config;
   const SeriesNoise n = CombineNoise(NoiseEstimate(), NoiseEstimate(), config);
