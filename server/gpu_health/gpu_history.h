@@ -34,6 +34,13 @@ struct RunSummary {
   double throttled_share = 0;
   double night_throttled_share = 0;   // median over its night's runs
   std::vector<std::string> families;  // measured (OK cases)
+  // What the fleet view compared with same-night peers: the run's cases it judged (the case's
+  // noise model known, enough good devices, this run's point good) and their families. The
+  // fleet view judges a night's early runs during its later runs' analyses, so these grow until
+  // the night is complete. Outliers are only ever found among them: a run with none compared was
+  // not seen clean, it was not looked at.
+  int fleet_judged_cases = 0;
+  std::vector<std::string> fleet_judged_families;
   std::vector<CaseOutlier> outliers;  // slower only
 };
 
