@@ -156,6 +156,14 @@ struct RunCoverage {
   std::map<std::string, int> unsure;  // reason class -> cases not judged
 };
 
+// What the fleet view compared of one run of the night (fleet_judged_run): its cases judged
+// against their same-night peers, and their families. The GPU health verdict counts a run as
+// looked at only through this (docs/gpu_health.md).
+struct FleetJudged {
+  int cases = 0;
+  std::set<std::string> families;
+};
+
 // A change point of one series, stored as a change_point row.
 struct StoredChangePoint {
   int64_t run_id = 0;  // first run at the new level
@@ -270,6 +278,11 @@ class AnalysisTx {
 
   // Stores what the analysis judged (run.analysis_coverage).
   virtual Status RecordCoverage(const RunCoverage& coverage) = 0;
+
+  // Per run of the night (any run, not only the claimed one), what the fleet view compared of
+  // it: the row keeps the largest case count and the union of families written, so analyses of
+  // one night in any order, on any replica, only ever add to it.
+  virtual Status RecordFleetJudged(const std::map<int64_t, FleetJudged>& by_run) = 0;
 
   // Inserts the rows (run_id = the claimed run unless the finding names another; a measurement_id
   // of 0 is looked up by run and case) and a regression_event ('' -> state, actor kDetectorActor,

@@ -66,12 +66,30 @@ void NightPeerCache::NoteReported(int64_t run_id, const std::string& series_id) 
   pending_.insert({run_id, series_id});
 }
 
+int NightPeerCache::FleetJudgedCases(int64_t run_id) const {
+  auto it = fleet_judged_.find(run_id);
+  return it == fleet_judged_.end() ? 0 : it->second;
+}
+
+void NightPeerCache::NoteFleetJudged(int64_t run_id, int cases) {
+  int& noted = pending_fleet_judged_[run_id];
+  noted = std::max(noted, cases);
+}
+
 void NightPeerCache::Commit() {
   reported_.insert(pending_.begin(), pending_.end());
   pending_.clear();
+  for (const auto& [run_id, cases] : pending_fleet_judged_) {
+    int& stored = fleet_judged_[run_id];
+    stored = std::max(stored, cases);
+  }
+  pending_fleet_judged_.clear();
 }
 
-void NightPeerCache::Discard() { pending_.clear(); }
+void NightPeerCache::Discard() {
+  pending_.clear();
+  pending_fleet_judged_.clear();
+}
 
 void NightPeerCache::Trim(const std::set<int64_t>& keep) {
   if (runs_.size() <= max_runs_) return;
@@ -80,6 +98,9 @@ void NightPeerCache::Trim(const std::set<int64_t>& keep) {
   }
   for (auto it = reported_.begin(); it != reported_.end();) {
     it = runs_.count(it->first) > 0 ? std::next(it) : reported_.erase(it);
+  }
+  for (auto it = fleet_judged_.begin(); it != fleet_judged_.end();) {
+    it = runs_.count(it->first) > 0 ? std::next(it) : fleet_judged_.erase(it);
   }
 }
 

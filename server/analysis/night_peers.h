@@ -41,6 +41,12 @@ class NightPeerCache {
   // only once the analysis that noted them committed (Commit); Discard drops them.
   bool Reported(int64_t run_id, const std::string& series_id) const;
   void NoteReported(int64_t run_id, const std::string& series_id);
+
+  // The fleet_judged_run case count of `run_id` this loop wrote (0: none); noted ones count only
+  // once committed, as reported outliers do.
+  int FleetJudgedCases(int64_t run_id) const;
+  void NoteFleetJudged(int64_t run_id, int cases);
+
   void Commit();
   void Discard();
 
@@ -60,6 +66,8 @@ class NightPeerCache {
   std::map<int64_t, CachedRun> runs_;
   std::set<std::pair<int64_t, std::string>> reported_;
   std::set<std::pair<int64_t, std::string>> pending_;
+  std::map<int64_t, int> fleet_judged_;
+  std::map<int64_t, int> pending_fleet_judged_;
 };
 
 }  // namespace warpwatch::server::analysis

@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -16,11 +15,11 @@
 #include "server/analysis/coverage_reason.h"
 #include "server/analysis/finding_builder.h"
 #include "server/analysis/finding_tracker.h"
+#include "server/analysis/fleet_pass.h"
 #include "server/analysis/night_peers.h"
 #include "server/analysis/series_change_points.h"
 #include "server/detect/baseline.h"
 #include "server/detect/false_alarm_control.h"
-#include "server/detect/fleet_outliers.h"
 #include "server/detect/mann_whitney.h"
 #include "server/detect/pinned_decision.h"
 #include "server/detect/series_decision.h"
@@ -167,6 +166,20 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
 }
 
 // A case of the run with its decision.
+// Stores what the fleet view compared of each run, leaving out the runs whose stored count this
+// loop already holds (in a 1000-GPU night each analysis compares every run of the night so far,
+// and all but its own were written by earlier analyses).
+Status RecordFleetJudged(AnalysisTx& tx, std::map<int64_t, FleetJudged> judged,
+                         NightPeerCache& night) {
+  for (auto it = judged.begin(); it != judged.end();) {
+    it = night.FleetJudgedCases(it->first) >= it->second.cases ? judged.erase(it) : std::next(it);
+  }
+  if (judged.empty()) return OkStatus();
+  RETURN_IF_ERROR(tx.RecordFleetJudged(judged));
+  for (const auto& [run_id, j] : judged) night.NoteFleetJudged(run_id, j.cases);
+  return OkStatus();
+}
+
 struct Judged {
   const RunCase* c = nullptr;
   detect::SeriesDecision decision;
@@ -300,20 +313,13 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
       findings.push_back(std::move(*f));
       finding_cases.push_back(&c);
     }
-    auto devices = peers.find(c.series_id);
-    if (devices == peers.end()) continue;
-    const detect::NoiseEstimate& case_noise = noise[c.series_id];
-    const detect::FleetView view = detect::FindFleetOutliers(
-        devices->second, config.fleet,
-        case_noise.known() ? case_noise.sigma_relative : std::numeric_limits<double>::quiet_NaN());
-    for (Finding& f : FindingsFromFleet(run, c, view, config.fleet)) {
-      // Another device's outlier is reported by the first run of the night that sees it; later
-      // runs would only send the same row again (a no-op insert with ~G baseline ids).
-      if (f.run_id != 0 && night.Reported(f.run_id, f.series_id)) continue;
-      findings.push_back(std::move(f));
-      finding_cases.push_back(&c);
-    }
   }
+  FleetPass fleet = RunFleetPass(run, cases, peers, noise, config.fleet, night);
+  findings.insert(findings.end(), std::make_move_iterator(fleet.findings.begin()),
+                  std::make_move_iterator(fleet.findings.end()));
+  finding_cases.insert(finding_cases.end(), fleet.finding_cases.begin(),
+                       fleet.finding_cases.end());
+  RETURN_IF_ERROR(RecordFleetJudged(tx, std::move(fleet.judged), night));
   RETURN_IF_ERROR(tx.RecordSensitivity(sensitivity));
   // One confirmation job for every suspect of the run, planned before anything is written: when
   // the catalog refuses the spec (a family or axis value that no longer exists) the suspects open

@@ -65,6 +65,18 @@ v1::GpuSubsystemEvidence EvidenceOf(v1::GpuSubsystem subsystem, const Episode& e
   return out;
 }
 
+// Why `run` (not judged) was not.
+std::string UnjudgedReason(const RunSummary& run, const HealthPolicy& policy) {
+  if (JudgeRun(run, policy).unjudged == Unjudged::kTooFewPeers) {
+    return "its newest night had " + std::to_string(run.night_devices) +
+           " GPU(s) of its model, " + std::to_string(policy.min_night_devices) + " needed";
+  }
+  return "the fleet view compared none of its newest run's cases with its " +
+         std::to_string(run.night_devices) +
+         " same-night peers yet (it waits for each case's between-run noise, known once a GPU"
+         " has two analysed runs of it: a new fleet's third night)";
+}
+
 }  // namespace
 
 v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& policy,
@@ -142,11 +154,8 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
   std::string reason;
   if (!freshest) {
     computed = v1::GPU_HEALTH_STATE_UNKNOWN;
-    reason = newest_run == nullptr
-                 ? "no analysed run in the window"
-                 : "no run with enough same-night peers: its newest night had " +
-                       std::to_string(newest_run->night_devices) + " GPU(s) of its model, " +
-                       std::to_string(policy.min_night_devices) + " needed";
+    reason = newest_run == nullptr ? "no analysed run in the window"
+                                   : "no judged run: " + UnjudgedReason(*newest_run, policy);
   } else if (now - *freshest > policy.expiry) {
     computed = v1::GPU_HEALTH_STATE_UNKNOWN;
     reason = "expired: no judged run since " + FormatTime(*freshest) + " (expiry " +

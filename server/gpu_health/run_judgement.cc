@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "server/gpu_health/subsystem_map.h"
@@ -45,10 +46,20 @@ std::optional<SubsystemSickness> ClockSickness(const RunSummary& run, const Heal
 
 RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
   RunJudgement j;
-  j.judged = run.night_devices >= policy.min_night_devices;
-  if (!j.judged) return j;
+  if (run.night_devices < policy.min_night_devices) {
+    j.unjudged = Unjudged::kTooFewPeers;
+    return j;
+  }
+  std::optional<SubsystemSickness> clocks = ClockSickness(run, policy);
+  // The clocks are compared with the night's by the verdict itself; everything else only through
+  // the fleet view, which may not have compared the run (yet): that run was not seen clean.
+  if (run.fleet_judged_cases == 0 && !clocks) {
+    j.unjudged = Unjudged::kNotCompared;
+    return j;
+  }
+  j.judged = true;
   std::set<v1::GpuSubsystem> measured;
-  for (const std::string& family : run.families) {
+  for (const std::string& family : run.fleet_judged_families) {
     const v1::GpuSubsystem s = SubsystemOfFamily(family);
     if (s != v1::GPU_SUBSYSTEM_UNSPECIFIED) measured.insert(s);
   }
@@ -74,9 +85,7 @@ RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
     s.cases = std::move(cases);
     j.sick.push_back(std::move(s));
   }
-  if (std::optional<SubsystemSickness> clocks = ClockSickness(run, policy)) {
-    j.sick.push_back(std::move(*clocks));
-  }
+  if (clocks) j.sick.push_back(std::move(*clocks));
   for (const SubsystemSickness& s : j.sick) {
     measured.insert(s.subsystem);
     if (s.failing) {

@@ -25,14 +25,26 @@ struct SubsystemSickness {
   double night_sm_clock_mhz = 0;
 };
 
-struct RunJudgement {
-  bool judged = false;  // false: fewer than min_night_devices GPUs in its night
-  RunLevel level = RunLevel::kClean;
-  std::vector<SubsystemSickness> sick;     // by subsystem number
-  std::vector<v1::GpuSubsystem> measured;  // subsystems its families stress, by number
+// Why a run is not judged.
+enum class Unjudged {
+  kNo,           // it is judged
+  kTooFewPeers,  // fewer than min_night_devices GPUs of its model in its night
+  kNotCompared,  // the fleet view compared none of its cases (RunSummary::fleet_judged_cases)
 };
 
-// Judges `run` under `policy`. Pure.
+struct RunJudgement {
+  bool judged = false;
+  Unjudged unjudged = Unjudged::kNo;
+  RunLevel level = RunLevel::kClean;
+  std::vector<SubsystemSickness> sick;  // by subsystem number
+  // Subsystems the run was compared on (the fleet view's families, the clocks when known) and
+  // those it shows sick, by number.
+  std::vector<v1::GpuSubsystem> measured;
+};
+
+// Judges `run` under `policy`: judged when its night has min_night_devices GPUs and either the
+// fleet view compared some of its cases or its clocks are sick against the night (a throttling
+// GPU's points are left out of the fleet view, so its clocks are the only evidence). Pure.
 RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy);
 
 }  // namespace warpwatch::server::gpu_health

@@ -218,4 +218,25 @@ Status PgAnalysisTx::RecordCoverage(const analysis::RunCoverage& coverage) {
   });
 }
 
+Status PgAnalysisTx::RecordFleetJudged(const std::map<int64_t, analysis::FleetJudged>& by_run) {
+  if (by_run.empty()) return OkStatus();
+  nlohmann::json array = nlohmann::json::array();
+  for (const auto& [run_id, judged] : by_run) {  // by run id: replicas lock rows in one order
+    array.push_back({{"run_id", run_id}, {"cases", judged.cases}, {"families", judged.families}});
+  }
+  return GuardPg<Status>("RecordFleetJudged", [&]() -> Status {
+    tx_.exec_params(
+        "INSERT INTO fleet_judged_run (run_id, cases, families)"
+        " SELECT x.run_id, x.cases, x.families"
+        " FROM json_to_recordset($1::json) AS x(run_id bigint, cases integer, families text[])"
+        " WHERE EXISTS (SELECT 1 FROM run r WHERE r.id = x.run_id) ORDER BY x.run_id"
+        " ON CONFLICT (run_id) DO UPDATE SET"
+        " cases = greatest(fleet_judged_run.cases, excluded.cases),"
+        " families = ARRAY(SELECT DISTINCT f FROM"
+        "   unnest(fleet_judged_run.families || excluded.families) AS f ORDER BY f)",
+        array.dump());
+    return OkStatus();
+  });
+}
+
 }  // namespace warpwatch::server::detail

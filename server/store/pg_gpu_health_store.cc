@@ -1,6 +1,6 @@
 // File: server/store/pg_gpu_health_store.cc
 // GPU health reads (each GPU's recent runs with their nights and fleet OUTLIER cases, people's
-// marks) and marks, over the tables of migrations 0007, 0014 and 0016.
+// marks) and marks, over the tables of migrations 0007, 0014, 0016 and 0021.
 #include "server/store/pg_gpu_health_store.h"
 
 #include <map>
@@ -46,7 +46,8 @@ constexpr const char* kSummariseRuns =
     " ON CONFLICT (run_id) DO NOTHING";
 
 // Each GPU's newest $3 summarised runs since $1 ($2: one GPU or ''), with their night's size
-// and medians, oldest first.
+// and medians and what the fleet view compared of them (fleet_judged_run, as it stands now: it
+// grows while the night's later runs are analysed), oldest first.
 std::string RunsSql() {
   return "WITH mine AS ("
          "  SELECT h.*, row_number() OVER (PARTITION BY h.device_uuid"
@@ -65,8 +66,10 @@ std::string RunsSql() {
          " SELECT m.device_uuid, m.gpu_model, m.hostname, m.run_id, " +
          detail::MicrosSql("m.started_at") +
          ", m.sm_clock_mhz, m.throttled_share, array_to_string(m.families, ','), nt.devices,"
-         "  nt.clock, nt.throttled"
+         "  nt.clock, nt.throttled, coalesce(f.cases, 0),"
+         "  coalesce(array_to_string(f.families, ','), '')"
          " FROM mine m JOIN nights nt ON nt.night = m.night AND nt.gpu_model = m.gpu_model"
+         " LEFT JOIN fleet_judged_run f ON f.run_id = m.run_id"
          " WHERE m.k <= $3 ORDER BY m.device_uuid, m.started_at, m.run_id";
 }
 
@@ -154,6 +157,8 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
         run.night_devices = row[8].as<int>();
         run.night_sm_clock_mhz = row[9].as<double>();
         run.night_throttled_share = row[10].as<double>();
+        run.fleet_judged_cases = row[11].as<int>();
+        run.fleet_judged_families = SplitCommas(row[12].as<std::string>());
       }
       for (auto& [uuid, g] : gpus) {
         for (gpu_health::RunSummary& run : g.runs) by_run[run.run_id] = &run;

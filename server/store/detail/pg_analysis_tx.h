@@ -52,6 +52,7 @@ class PgAnalysisTx : public analysis::AnalysisTx {
                          std::optional<double> z) override;
   Status CloseFinding(int64_t regression_id, const std::string& note) override;
   Status RecordCoverage(const analysis::RunCoverage& coverage) override;
+  Status RecordFleetJudged(const std::map<int64_t, analysis::FleetJudged>& by_run) override;
   StatusOr<std::vector<int64_t>> InsertFindings(
       const std::vector<analysis::Finding>& findings) override;
   StatusOr<v1::JobSpec> JobSpecOfRun() override;

@@ -67,5 +67,23 @@ TEST_F(FleetNightTest, OneSlowDeviceIsFoundWithoutAScheduleToo) {
   EXPECT_EQ(r[0][0].as<std::string>(), FleetNightGpu(2));
 }
 
+// The GPU health verdict tells a run seen clean from one not looked at by these rows. The
+// night's first runs are compared only when its later runs are analysed.
+TEST_F(FleetNightTest, EveryRunOfAComparedNightRecordsWhatTheFleetViewComparedOfIt) {
+  History(1.0e-4, "", true);
+  EXPECT_EQ(Sql("SELECT count(*) FROM fleet_judged_run").at(0).at(0).as<int>(), 0)
+      << "the first two nights had no between-run noise to compare with";
+  Night(1.0e-4, AddScheduleRun(), "");
+  pqxx::result r = Sql(
+      "SELECT f.cases, array_to_string(f.families, ','), m.family FROM run r"
+      " JOIN fleet_judged_run f ON f.run_id = r.id JOIN measurement m ON m.run_id = r.id"
+      " WHERE r.id > (SELECT max(id) - 8 FROM run) ORDER BY r.id");
+  ASSERT_EQ(r.size(), static_cast<size_t>(kFleetNightDevices));
+  for (const auto& row : r) {
+    EXPECT_EQ(row[0].as<int>(), 1);
+    EXPECT_EQ(row[1].as<std::string>(), row[2].as<std::string>());
+  }
+}
+
 }  // namespace
 }  // namespace warpwatch::server::testing

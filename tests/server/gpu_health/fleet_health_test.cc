@@ -109,7 +109,7 @@ TEST_F(FleetHealthTest, OneGpuSlowOnMemoryForThreeNightsIsDegradedWithTheHbmFing
   EXPECT_EQ(e.cases_size(), 3);  // copy, strided and reduce
   EXPECT_NEAR(e.min_change(), 0.07, 0.01);
   EXPECT_GE(e.max_z(), 3.5);
-  EXPECT_EQ(sick.judged_runs(), 5);
+  EXPECT_EQ(sick.judged_runs(), 3);  // the two clean nights were not compared (no noise yet)
   EXPECT_NE(sick.fingerprint().find("HBM bandwidth: 3 cases"), std::string::npos)
       << sick.fingerprint();
   EXPECT_NE(sick.fingerprint().find("for 3 runs"), std::string::npos) << sick.fingerprint();
@@ -131,7 +131,7 @@ TEST_F(FleetHealthTest, AFleetWideSlowdownDegradesNoGpu) {
   for (int i = 0; i < kDevices; ++i) {
     const v1::GpuHealth health = Health(i);
     EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(i) << health.DebugString();
-    EXPECT_EQ(health.judged_runs(), 5) << Gpu(i);
+    EXPECT_EQ(health.judged_runs(), 3) << Gpu(i);
   }
 }
 
@@ -154,7 +154,7 @@ TEST_F(FleetHealthTest, OneBadNightAloneChangesNothing) {
 }
 
 TEST_F(FleetHealthTest, AGpuWithoutARunForTheExpiryIsUnknown) {
-  CleanNight();
+  TwoCleanNights();
   CleanNight();
   const TimePoint now = std::chrono::system_clock::now();
   EXPECT_EQ(Health(0, now).state(), v1::GPU_HEALTH_STATE_HEALTHY);
@@ -184,6 +184,45 @@ TEST_F(FleetHealthTest, TwoCleanNightsBringADegradedGpuBack) {
   EXPECT_EQ(Health(3).state(), v1::GPU_HEALTH_STATE_DEGRADED);  // one clean night: not yet
   CleanNight();
   EXPECT_EQ(Health(3).state(), v1::GPU_HEALTH_STATE_HEALTHY);
+}
+
+// The fleet view compares nothing before the cases' between-run noise is known: a new fleet's
+// first night was not looked at, and reading "healthy" there would be a verdict without evidence.
+TEST_F(FleetHealthTest, ANewFleetIsUnknownUntilTheFleetViewHasComparedItsRuns) {
+  CleanNight();
+  for (int i = 0; i < kDevices; ++i) {
+    const v1::GpuHealth health = Health(i);
+    EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN) << Gpu(i) << health.DebugString();
+    EXPECT_EQ(health.judged_runs(), 0) << Gpu(i);
+    EXPECT_NE(health.reason().find("the fleet view compared none of its newest run's cases"),
+              std::string::npos)
+        << health.reason();
+  }
+  CleanNight();
+  CleanNight();
+  for (int i = 0; i < kDevices; ++i) {
+    const v1::GpuHealth health = Health(i);
+    EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(i) << health.DebugString();
+    EXPECT_GE(health.judged_runs(), 1) << Gpu(i);
+    EXPECT_EQ(health.normal_size(), 4) << Gpu(i) << health.DebugString();  // all it measured
+  }
+}
+
+// The GPU analysed last in its night has standing own-history findings on the cases that made
+// it sick (5 clean nights: its own baseline); its own analysis is the only one left to compare
+// them with its peers.
+TEST_F(FleetHealthTest, TheLastGpuOfItsNightsIsJudgedOnCasesWithStandingFindings) {
+  for (int night = 0; night < 5; ++night) CleanNight();
+  const int last = kDevices - 1;
+  for (int night = 0; night < 3; ++night) SickNight(last, 0.07);
+  ASSERT_EQ(Count("kind = 'REGRESSION' AND state = 'SUSPECTED' AND device_uuid = '" + Gpu(last) +
+                  "'"),
+            3);  // its own-history findings stand from the first sick night
+  const v1::GpuHealth sick = Health(last);
+  EXPECT_EQ(sick.state(), v1::GPU_HEALTH_STATE_DEGRADED) << sick.DebugString();
+  ASSERT_EQ(sick.evidence_size(), 1) << sick.DebugString();
+  EXPECT_EQ(sick.evidence(0).runs(), 3);
+  EXPECT_EQ(sick.evidence(0).cases_size(), 3);
 }
 
 TEST_F(FleetHealthTest, ANightWithTooFewGpusOfTheModelJudgesNothing) {

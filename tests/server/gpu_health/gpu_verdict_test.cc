@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace warpwatch::server::gpu_health {
 namespace {
 
@@ -19,6 +21,8 @@ class GpuVerdictTest : public ::testing::Test {
     r.night_devices = 8;
     r.sm_clock_mhz = r.night_sm_clock_mhz = 1980;
     r.families = {"memory.coalescing", "instr.arithmetic", "shared.transpose"};
+    r.fleet_judged_families = r.families;
+    r.fleet_judged_cases = 9;
     return r;
   }
   static void Slow(RunSummary& r, const std::string& family, double change, int cases = 3) {
@@ -173,6 +177,58 @@ TEST_F(GpuVerdictTest, TheSickestSubsystemComesFirst) {
   EXPECT_EQ(health.evidence(1).subsystem(), v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
   EXPECT_LT(health.fingerprint().find("SM arithmetic"), health.fingerprint().find("HBM bandwidth"))
       << health.fingerprint();
+}
+
+// A new fleet's first nights: enough GPUs, but the fleet view waits for the cases' between-run
+// noise, so nothing was compared; those runs were not seen healthy.
+TEST_F(GpuVerdictTest, RunsTheFleetViewComparedNothingOfAreNotJudged) {
+  history_.runs = {Run(2), Run(1)};
+  for (RunSummary& r : history_.runs) {
+    r.fleet_judged_cases = 0;
+    r.fleet_judged_families.clear();
+  }
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN);
+  EXPECT_EQ(health.judged_runs(), 0);
+  EXPECT_NE(health.reason().find("the fleet view compared none of its newest run's cases with its "
+                                 "8 same-night peers"),
+            std::string::npos)
+      << health.reason();
+
+  history_.runs.push_back(Run(0));  // the third night is compared
+  const v1::GpuHealth later = Decide();
+  EXPECT_EQ(later.state(), v1::GPU_HEALTH_STATE_HEALTHY);
+  EXPECT_EQ(later.judged_runs(), 1);
+  EXPECT_EQ(later.since().seconds(), std::chrono::duration_cast<std::chrono::seconds>(
+                                         history_.runs[2].started_at.time_since_epoch())
+                                         .count());
+}
+
+// Throttled points are left out of the fleet view; the clocks still judge the run.
+TEST_F(GpuVerdictTest, SickClocksJudgeARunTheFleetViewCouldNotCompare) {
+  history_.runs = {Run(2), Run(1)};
+  for (RunSummary& r : history_.runs) {
+    r.fleet_judged_cases = 0;
+    r.fleet_judged_families.clear();
+    r.sm_clock_mhz = 1880;  // 5 % under its night's 1980 MHz
+  }
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_DEGRADED) << health.DebugString();
+  EXPECT_EQ(health.judged_runs(), 2);
+  ASSERT_EQ(health.evidence_size(), 1);
+  EXPECT_EQ(health.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING);
+}
+
+// "normal" lists what was compared, not what was measured.
+TEST_F(GpuVerdictTest, OnlySubsystemsTheFleetViewComparedAreNormal) {
+  history_.runs = {Run(1)};
+  history_.runs[0].fleet_judged_families = {"instr.arithmetic"};
+  history_.runs[0].fleet_judged_cases = 3;
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_HEALTHY);
+  std::set<int> normal(health.normal().begin(), health.normal().end());
+  EXPECT_EQ(normal, (std::set<int>{v1::GPU_SUBSYSTEM_SM_ARITHMETIC,
+                                   v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING}));
 }
 
 TEST_F(GpuVerdictTest, AGpuWithNoRunIsUnknown) {

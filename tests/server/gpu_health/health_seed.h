@@ -1,8 +1,8 @@
 // File: tests/server/gpu_health/health_seed.h
 // Writes analysed nights straight into a test database for the tests that run the CLI and the
 // deploy/ scripts against a server: GPUs on hosts, a schedule run a night, SUCCEEDED and analysed
-// runs, and the fleet OUTLIER rows the analysis would have written for a GPU slower than its
-// peers. (The analysis itself is exercised by fleet_health_test.cc.)
+// runs with what the fleet view compared of them, and the fleet OUTLIER rows the analysis would
+// have written for a GPU slower than its peers. (The analysis itself is exercised by fleet_health_test.cc.)
 #ifndef WARPWATCH_TESTS_SERVER_GPU_HEALTH_HEALTH_SEED_H_
 #define WARPWATCH_TESTS_SERVER_GPU_HEALTH_HEALTH_SEED_H_
 
@@ -55,6 +55,11 @@ inline void SeedNight(const std::string& url, int gpus, const std::map<int, doub
                             .at(0)
                             .at(0)
                             .as<int64_t>();
+    // What the analysis' fleet view writes once it compared the run with its peers.
+    tx.exec_params(
+        "INSERT INTO fleet_judged_run (run_id, cases, families)"
+        " VALUES ($1, 2, '{memory.coalescing,instr.arithmetic}')",
+        run);
     for (const char* family : {"memory.coalescing", "instr.arithmetic"}) {
       tx.exec_params(
           "INSERT INTO measurement (run_id, case_canonical, family, variant,"
