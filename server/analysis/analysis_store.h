@@ -235,10 +235,12 @@ class AnalysisTx {
       const std::vector<std::string>& series_ids, double max_throttled_fraction) = 0;
 
   // The same-night peer runs of the claimed run, the claimed run included: the runs of its
-  // schedule run when its job came from a schedule; otherwise the runs that finished in
-  // (from, to] with the same software (driver, CUDA runtime, worker version and the `git_sha`
-  // label), so a window never spans two builds. Only SUCCEEDED runs that are not confirmation
-  // runs, of a known device. Any order. (NightPeerCache turns them into each series' peers.)
+  // schedule run when its job came from a schedule, otherwise the runs that finished in
+  // (from, to]; either way only those with the claimed run's software (driver, CUDA runtime,
+  // worker version and the `git_sha` label), so peers never span two builds (a rolling upgrade
+  // inside one schedule run is two groups of peers). Only SUCCEEDED runs that are not
+  // confirmation runs, of a known device. Any order. (NightPeerCache turns them into each series'
+  // peers.)
   virtual StatusOr<std::vector<PeerRun>> NightPeerRuns(int64_t from_micros, int64_t to_micros) = 0;
 
   // The good points (goodness as LoadSeries) of these series in exactly these runs, without

@@ -266,7 +266,9 @@ StatusOr<std::vector<analysis::PeerRun>> PgAnalysisTx::NightPeerRuns(int64_t fro
   return GuardPg<StatusOr<Result>>("NightPeerRuns", [&]() -> StatusOr<Result> {
     // me: the claimed run's schedule run (NULL without one) and its software. A schedule run's
     // peers come through its jobs (job_schedule_run_idx); a window's are the runs that finished
-    // in it with the same software.
+    // in it. Either way only runs of the same software are peers: in a rolling driver upgrade
+    // (one schedule run, some nodes upgraded) a driver that slows a family would otherwise make
+    // every upgraded GPU an outlier of its night, and its health DEGRADED for a software change.
     pqxx::result rows = tx_.exec_params(
         std::string(
             "WITH me AS MATERIALIZED (SELECT j.schedule_run_id AS sr,"
@@ -282,12 +284,13 @@ StatusOr<std::vector<analysis::PeerRun>> PgAnalysisTx::NightPeerRuns(int64_t fro
             "  SELECT r.id FROM me, run r"
             "  WHERE me.sr IS NULL"
             "  AND r.finished_at > 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
-            "  AND r.finished_at <= 'epoch'::timestamptz + $2::bigint * interval '1 microsecond'"
-            "  AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
-            "  AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha)"
+            "  AND r.finished_at <= 'epoch'::timestamptz + $2::bigint * interval '1 microsecond')"
             " SELECT r.id, r.device_uuid, ") +
             MicrosSql("r.finished_at") +
-            " FROM peer p JOIN run r ON r.id = p.id WHERE r.device_uuid <> '' AND" + HistoryRun(4),
+            " FROM me, peer p JOIN run r ON r.id = p.id WHERE r.device_uuid <> ''"
+            " AND r.driver_version = me.drv AND r.cuda_runtime_version = me.rt"
+            " AND r.worker_version = me.wv AND coalesce(r.labels->>'git_sha', '') = me.sha AND" +
+            HistoryRun(4),
         from_micros, to_micros, run_.run_id, run_.history_owner);
     Result out;
     out.reserve(rows.size());

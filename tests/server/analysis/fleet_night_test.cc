@@ -67,6 +67,29 @@ TEST_F(FleetNightTest, OneSlowDeviceIsFoundWithoutAScheduleToo) {
   EXPECT_EQ(r[0][0].as<std::string>(), FleetNightGpu(2));
 }
 
+// A rolling upgrade: three of the eight GPUs run a new build in the same schedule run, 6 %
+// slower. That is the software's change (the incident's to name), not three sick GPUs; with every
+// build as peers the night gave 5 OUTLIER rows (the three new-build GPUs 5.8 % slower, and two
+// old-build GPUs analysed early 5.5 % faster than the peers then finished), and two such nights
+// three DEGRADED verdicts.
+TEST_F(FleetNightTest, GpusOnAnotherBuildInTheSameScheduleRunAreNotEachOthersPeers) {
+  History(1.0e-4, "", true);
+  ExpireModelNoise();
+  const int64_t schedule_run = AddScheduleRun();
+  for (int i = 0; i < kFleetNightDevices; ++i) {
+    RunOptions options = OnDevice(FleetNightGpu(i));
+    options.schedule_run_id = schedule_run;
+    const bool upgraded = i % 3 == 0;  // GPUs 0, 3, 6
+    options.git_sha = upgraded ? "new-build" : "";
+    AddRun({Copy(1.0e-4 * (upgraded ? 1.06 : 1 + 0.001 * (i % 3)))}, options);
+    ASSERT_EQ(AnalyzeAll(), 1);
+  }
+  EXPECT_EQ(Outliers(), 0);
+  // The five old-build GPUs were still compared with each other; the three new-build ones had
+  // too few peers of their build.
+  EXPECT_EQ(Sql("SELECT count(*) FROM fleet_judged_run").at(0).at(0).as<int>(), 5);
+}
+
 // The GPU health verdict tells a run seen clean from one not looked at by these rows. The
 // night's first runs are compared only when its later runs are analysed.
 TEST_F(FleetNightTest, EveryRunOfAComparedNightRecordsWhatTheFleetViewComparedOfIt) {
