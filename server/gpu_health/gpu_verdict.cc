@@ -73,8 +73,10 @@ std::string UnjudgedReason(const RunSummary& run, const HealthPolicy& policy) {
   }
   return "the fleet view compared none of its newest run's cases with its " +
          std::to_string(run.night_devices) +
-         " same-night peers yet (it waits for each case's between-run noise, known once a GPU"
-         " has two analysed runs of it: a new fleet's third night)";
+         " same-night GPUs yet (it compares a case once its between-run noise is known, from two"
+         " analysed runs of it on one GPU: a new fleet's third night; and only with " +
+         std::to_string(policy.min_night_devices - 1) +
+         " or more peers of the same software)";
 }
 
 }  // namespace

@@ -191,7 +191,7 @@ TEST_F(GpuVerdictTest, RunsTheFleetViewComparedNothingOfAreNotJudged) {
   EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN);
   EXPECT_EQ(health.judged_runs(), 0);
   EXPECT_NE(health.reason().find("the fleet view compared none of its newest run's cases with its "
-                                 "8 same-night peers"),
+                                 "8 same-night GPUs"),
             std::string::npos)
       << health.reason();
 
