@@ -168,7 +168,8 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
 // A case of the run with its decision.
 // Stores what the fleet view compared of each run, leaving out the runs whose stored count this
 // loop already holds (in a 1000-GPU night each analysis compares every run of the night so far,
-// and all but its own were written by earlier analyses).
+// and all but its own were written by earlier analyses). Another replica's loop sends each of
+// those once; the store leaves rows that would not grow unwritten.
 Status RecordFleetJudged(AnalysisTx& tx, std::map<int64_t, FleetJudged> judged,
                          NightPeerCache& night) {
   for (auto it = judged.begin(); it != judged.end();) {

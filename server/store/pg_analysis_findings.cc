@@ -233,7 +233,11 @@ Status PgAnalysisTx::RecordFleetJudged(const std::map<int64_t, analysis::FleetJu
         " ON CONFLICT (run_id) DO UPDATE SET"
         " cases = greatest(fleet_judged_run.cases, excluded.cases),"
         " families = ARRAY(SELECT DISTINCT f FROM"
-        "   unnest(fleet_judged_run.families || excluded.families) AS f ORDER BY f)",
+        "   unnest(fleet_judged_run.families || excluded.families) AS f ORDER BY f)"
+        // Another replica's loop does not know what this one wrote and sends those runs once:
+        // rows that would not grow are left unwritten (no new row version, no WAL).
+        " WHERE excluded.cases > fleet_judged_run.cases"
+        "  OR NOT excluded.families <@ fleet_judged_run.families",
         array.dump());
     return OkStatus();
   });
