@@ -38,6 +38,14 @@ struct AnalysisConfig {
   // Fleet view, for runs not of a schedule (a schedule run is its own night): the same-software
   // runs of the model that finished within this span before the analysed run did.
   std::chrono::hours fleet_window{24};
+  // Fleet view of a night that comes from a schedule run, whose size is known when it fires (its
+  // jobs that did not fail or get cancelled): nothing is judged until this share of those jobs
+  // has finished. Each analysis compares the runs finished so far and an OUTLIER once written
+  // stays, so the night's first runs judged against each other (4 of 128) gave most of the
+  // fleet's false drains (docs/results/health_false_alarms.md). Below 1 so a straggler or a job
+  // stuck in the queue does not keep the night from being judged. Nights without a schedule
+  // have no known size and are judged from their first 4 GPUs.
+  double fleet_min_night_share = 0.75;
   // A confirmation job still QUEUED this long after it was created is cancelled and its suspects
   // open unconfirmed: its GPU left the fleet (or stays busy) and a suspect must not wait forever.
   // A day: a node rebooted or drained overnight is back within it.

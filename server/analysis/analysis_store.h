@@ -61,6 +61,13 @@ struct SeriesPoint {
   bool baseline_eligible = true;
 };
 
+// How far the claimed run's scheduled night is (AnalysisTx::NightSize): its schedule run's jobs
+// that did not fail or get cancelled, and those of them that finished. Both 0 without a schedule.
+struct NightSize {
+  int expected = 0;
+  int finished = 0;
+};
+
 // A run of the claimed run's night (AnalysisTx::NightPeerRuns).
 struct PeerRun {
   int64_t run_id = 0;
@@ -242,6 +249,10 @@ class AnalysisTx {
   // confirmation runs, of a known device. Any order. (NightPeerCache turns them into each series'
   // peers.)
   virtual StatusOr<std::vector<PeerRun>> NightPeerRuns(int64_t from_micros, int64_t to_micros) = 0;
+
+  // The claimed run's schedule run's jobs: those not FAILED or CANCELLED (expected) and those
+  // SUCCEEDED (finished); {0, 0} when its job is not of a schedule (or it has no job).
+  virtual StatusOr<NightSize> ScheduledNightSize() = 0;
 
   // The good points (goodness as LoadSeries) of these series in exactly these runs, without
   // samples: result[run_id][series_id]. Runs or series without a good point are absent.

@@ -1,11 +1,17 @@
 // File: server/analysis/fleet_pass.cc
 #include "server/analysis/fleet_pass.h"
 
+#include <cmath>
 #include <limits>
 
 #include "server/analysis/finding_builder.h"
 
 namespace warpwatch::server::analysis {
+
+bool NightReadyForFleetView(const NightSize& size, double min_share) {
+  if (size.expected <= 0) return true;
+  return size.finished >= static_cast<int>(std::ceil(min_share * size.expected - 1e-9));
+}
 
 FleetPass RunFleetPass(const ClaimedRun& run, const std::vector<RunCase>& cases,
                        const std::map<std::string, std::vector<detect::RunPoint>>& peers,

@@ -31,6 +31,11 @@ struct FleetPass {
 // not judged). Rows another analysis of this loop already reported (`night`) are left out.
 // `judged` holds each run whose point the view compared (every good device of a judged view),
 // with the count of such cases and their families. Pure but for reading `night`.
+// Whether the fleet view may judge the claimed run's night: a night without a schedule (size
+// unknown, `size.expected` 0) always; a scheduled one once ceil(min_share x expected) of its
+// jobs finished (AnalysisConfig::fleet_min_night_share).
+bool NightReadyForFleetView(const NightSize& size, double min_share);
+
 FleetPass RunFleetPass(const ClaimedRun& run, const std::vector<RunCase>& cases,
                        const std::map<std::string, std::vector<detect::RunPoint>>& peers,
                        const std::map<std::string, detect::NoiseEstimate>& noise,

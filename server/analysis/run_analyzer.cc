@@ -226,9 +226,15 @@ StatusOr<RunAnalysisSummary> JudgeRun(AnalysisTx& tx, const std::vector<RunCase>
                    tx.LoadSeries(series_ids, run.device_uuid, config.history_runs, max_throttled));
   const int64_t window_us = std::chrono::microseconds(config.fleet_window).count();
   ASSIGN_OR_RETURN(auto pins, tx.LoadPinnedBaselines(series_ids, max_throttled));
-  ASSIGN_OR_RETURN(auto peers,
-                   night.Peers(tx, series_ids, run.finished_at_micros - window_us,
-                               run.finished_at_micros, config.fleet.max_throttled_fraction));
+  // The fleet view waits until a scheduled night is mostly in; its later analyses judge the
+  // runs finished before.
+  ASSIGN_OR_RETURN(const NightSize night_size, tx.ScheduledNightSize());
+  std::map<std::string, std::vector<detect::RunPoint>> peers;
+  if (NightReadyForFleetView(night_size, config.fleet_min_night_share)) {
+    ASSIGN_OR_RETURN(peers,
+                     night.Peers(tx, series_ids, run.finished_at_micros - window_us,
+                                 run.finished_at_micros, config.fleet.max_throttled_fraction));
+  }
   ASSIGN_OR_RETURN(auto noise, tx.LoadModelNoise(series_ids, config.model_noise_points,
                                                  config.model_noise_max_age, max_throttled));
   ASSIGN_OR_RETURN(auto active, tx.LoadActiveFindings(series_ids));

@@ -305,6 +305,23 @@ StatusOr<std::vector<analysis::PeerRun>> PgAnalysisTx::NightPeerRuns(int64_t fro
   });
 }
 
+StatusOr<analysis::NightSize> PgAnalysisTx::ScheduledNightSize() {
+  return GuardPg<StatusOr<analysis::NightSize>>(
+      "ScheduledNightSize", [&]() -> StatusOr<analysis::NightSize> {
+        // Through job_schedule_run_idx: one row per GPU of the night.
+        pqxx::row r = tx_.exec_params1(
+            "SELECT count(*) FILTER (WHERE j.state NOT IN ('FAILED', 'CANCELLED')),"
+            " count(*) FILTER (WHERE j.state = 'SUCCEEDED')"
+            " FROM job me JOIN job j ON j.schedule_run_id = me.schedule_run_id"
+            " WHERE me.id = $1",
+            run_.job_id);
+        analysis::NightSize size;
+        size.expected = r[0].as<int>();
+        size.finished = r[1].as<int>();
+        return size;
+      });
+}
+
 StatusOr<std::map<int64_t, std::map<std::string, detect::RunPoint>>>
 PgAnalysisTx::GoodPointsOfRuns(const std::vector<std::string>& series_ids,
                                const std::vector<int64_t>& run_ids,

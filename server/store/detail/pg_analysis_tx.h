@@ -39,6 +39,7 @@ class PgAnalysisTx : public analysis::AnalysisTx {
       const std::vector<std::string>& series_ids, double max_throttled_fraction) override;
   StatusOr<std::vector<analysis::PeerRun>> NightPeerRuns(int64_t from_micros,
                                                          int64_t to_micros) override;
+  StatusOr<analysis::NightSize> ScheduledNightSize() override;
   StatusOr<std::map<int64_t, std::map<std::string, detect::RunPoint>>> GoodPointsOfRuns(
       const std::vector<std::string>& series_ids, const std::vector<int64_t>& run_ids,
       double max_throttled_fraction) override;

@@ -90,6 +90,61 @@ TEST_F(FleetNightTest, GpusOnAnotherBuildInTheSameScheduleRunAreNotEachOthersPee
   EXPECT_EQ(Sql("SELECT count(*) FROM fleet_judged_run").at(0).at(0).as<int>(), 5);
 }
 
+// A schedule fires its night's 8 jobs at once; the runs finish one by one. The first three
+// happen to include the night's two fast GPUs (3 % faster than the other six): against them
+// alone GPUs 0 and 3 read 3.1 % slower.
+class ScheduledNightTest : public FleetNightTest {
+ protected:
+  void FiredNight(const std::vector<double>& medians, int never_finishes = -1) {
+    ExpireModelNoise();
+    const int64_t schedule_run = AddScheduleRun();
+    std::vector<int64_t> jobs;
+    for (size_t i = 0; i < medians.size(); ++i) {
+      jobs.push_back(Sql("INSERT INTO job (spec, state, max_attempts, schedule_run_id)"
+                         " VALUES ('{}', 'QUEUED', 1, $1) RETURNING id",
+                         schedule_run)
+                         .at(0)
+                         .at(0)
+                         .as<int64_t>());
+    }
+    for (size_t i = 0; i < medians.size(); ++i) {
+      if (static_cast<int>(i) == never_finishes) continue;
+      RunOptions options = OnDevice(FleetNightGpu(static_cast<int>(i)));
+      options.job_id = jobs[i];
+      AddRun({Copy(medians[i])}, options);
+      Sql("UPDATE job SET state = 'SUCCEEDED' WHERE id = $1", jobs[i]);
+      ASSERT_EQ(AnalyzeAll(), 1);
+    }
+  }
+  int SlowerOutliers() { return Count("kind = 'OUTLIER' AND change > 0"); }
+  const std::vector<double> kEarlyFast = {1.0e-4, 0.97e-4, 0.97e-4, 1.0e-4,
+                                          1.0e-4, 1.001e-4, 1.0e-4, 1.001e-4};
+};
+
+TEST_F(ScheduledNightTest, NoGpuIsJudgedAgainstTheFirstFewRunsOfItsNight) {
+  History(1.0e-4, "", true);
+  FiredNight(kEarlyFast);
+  EXPECT_EQ(SlowerOutliers(), 0);
+  EXPECT_EQ(Count("kind = 'OUTLIER' AND change < 0"), 2);  // the two fast ones, against all
+}
+
+TEST_F(ScheduledNightTest, JudgingFromTheFirstFourRunsMarksGpusSlowerThanTheEarlyFastOnes) {
+  config_.fleet_min_night_share = 0;  // the rule before: judged from 4 GPUs on
+  History(1.0e-4, "", true);
+  FiredNight(kEarlyFast);
+  EXPECT_EQ(SlowerOutliers(), 2);  // GPUs 0 and 3, against GPUs 0-3 alone
+}
+
+TEST_F(ScheduledNightTest, AJobThatNeverRunsDoesNotKeepTheNightFromBeingJudged) {
+  History(1.0e-4, "", true);
+  std::vector<double> medians(kFleetNightDevices, 1.0e-4);
+  medians[5] = 1.06e-4;
+  FiredNight(medians, /*never_finishes=*/7);
+  pqxx::result r = Sql("SELECT device_uuid FROM regression WHERE kind = 'OUTLIER'");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0][0].as<std::string>(), FleetNightGpu(5));
+}
+
 // The GPU health verdict tells a run seen clean from one not looked at by these rows. The
 // night's first runs are compared only when its later runs are analysed.
 TEST_F(FleetNightTest, EveryRunOfAComparedNightRecordsWhatTheFleetViewComparedOfIt) {
