@@ -128,11 +128,17 @@ v1::GpuHealth DecideGpuHealth(const GpuHistory& history, const HealthPolicy& pol
 
   // The evidence: what is sick now, and what made a worse state.
   std::set<v1::GpuSubsystem> sick_now;
+  const bool unwell = machine.state() != v1::GPU_HEALTH_STATE_HEALTHY;
   for (const auto& [subsystem, episode] : machine.episodes()) {
     if (episode.ongoing) sick_now.insert(subsystem);
-    const bool made_state =
-        machine.state() != v1::GPU_HEALTH_STATE_HEALTHY && episode.runs >= policy.runs_to_change;
-    if (episode.ongoing || made_state) *out.add_evidence() = EvidenceOf(subsystem, episode);
+    const bool made_state = unwell && episode.runs >= policy.runs_to_change;
+    if (episode.ongoing || made_state) {
+      *out.add_evidence() = EvidenceOf(subsystem, episode);
+    } else if (auto decisive = machine.decisive_episodes().find(subsystem);
+               unwell && decisive != machine.decisive_episodes().end()) {
+      // A shorter episode followed the one that made the state (sick, sick, clean, sick, clean).
+      *out.add_evidence() = EvidenceOf(subsystem, decisive->second);
+    }
   }
   std::stable_sort(out.mutable_evidence()->begin(), out.mutable_evidence()->end(),
                    [](const v1::GpuSubsystemEvidence& a, const v1::GpuSubsystemEvidence& b) {

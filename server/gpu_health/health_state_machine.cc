@@ -44,6 +44,7 @@ void HealthStateMachine::Observe(const RunJudgement& j, int64_t run_id, TimePoin
   for (const SubsystemSickness& s : j.sick) {
     Episode& e = episodes_[s.subsystem];
     if (e.runs == 0 || last_sick_.count(s.subsystem) == 0) {
+      if (e.runs >= runs_to_change_) decisive_[s.subsystem] = e;
       e = Episode();
       e.since = started_at;
       e.min_change = s.min_change;
@@ -90,6 +91,7 @@ void HealthStateMachine::Observe(const RunJudgement& j, int64_t run_id, TimePoin
     state_ = next;
     since_ = next_since;
   }
+  if (state_ == v1::GPU_HEALTH_STATE_HEALTHY) decisive_.clear();
 }
 
 }  // namespace warpwatch::server::gpu_health

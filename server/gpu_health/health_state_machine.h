@@ -38,6 +38,10 @@ class HealthStateMachine {
   v1::GpuHealthState state() const { return state_; }
   TimePoint since() const { return since_; }
   const std::map<v1::GpuSubsystem, Episode>& episodes() const { return episodes_; }
+  // Per subsystem, its newest episode of runs_to_change runs or more that a newer, shorter one
+  // followed (sick, sick, clean, sick: the first two), since the state was last HEALTHY: what
+  // made a state that the newest episodes alone do not explain.
+  const std::map<v1::GpuSubsystem, Episode>& decisive_episodes() const { return decisive_; }
 
  private:
   struct Streak {
@@ -58,6 +62,7 @@ class HealthStateMachine {
   Streak mild_;     // DEGRADED, not FAILING, runs
   Streak clean_;    // clean runs
   std::map<v1::GpuSubsystem, Episode> episodes_;
+  std::map<v1::GpuSubsystem, Episode> decisive_;
   std::set<v1::GpuSubsystem> last_sick_;  // sick on the previous judged run
 };
 

@@ -231,6 +231,26 @@ TEST_F(GpuVerdictTest, OnlySubsystemsTheFleetViewComparedAreNormal) {
                                    v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING}));
 }
 
+// Found by the virtual-fleet study (docs/results/health_false_alarms.md): the state stayed
+// DEGRADED (one clean run is not two) while the evidence, the newest episode, was one run long.
+TEST_F(GpuVerdictTest, ADegradedStateKeepsTheEpisodeThatMadeItWhenAShorterOneFollowed) {
+  history_.runs = {Run(5), Run(4), Run(3), Run(2), Run(1)};  // sick, sick, clean, sick, clean
+  for (int i : {0, 1, 3}) Slow(history_.runs[i], "memory.coalescing", 0.07);
+  const v1::GpuHealth health = Decide();
+  EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  ASSERT_EQ(health.evidence_size(), 1) << health.DebugString();
+  EXPECT_EQ(health.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_EQ(health.evidence(0).runs(), 2);
+  EXPECT_FALSE(health.evidence(0).ongoing());
+  EXPECT_NE(health.fingerprint().find("HBM bandwidth: 3 cases"), std::string::npos)
+      << health.fingerprint();
+
+  history_.runs.push_back(Run(0));  // a second clean run in a row: healthy, no evidence
+  const v1::GpuHealth healthy = Decide();
+  EXPECT_EQ(healthy.state(), v1::GPU_HEALTH_STATE_HEALTHY);
+  EXPECT_EQ(healthy.evidence_size(), 0) << healthy.DebugString();
+}
+
 TEST_F(GpuVerdictTest, AGpuWithNoRunIsUnknown) {
   const v1::GpuHealth health = Decide();
   EXPECT_EQ(health.state(), v1::GPU_HEALTH_STATE_UNKNOWN);
