@@ -1,5 +1,6 @@
 // Tests of the health power study's machinery: it can see a sick GPU, it ignores a fleet-wide
-// change, it resamples whole runs, and its pool, rates and file reading do what they say.
+// change, it resamples whole runs, it judges a night from the share of its runs it is told, and
+// its pool, rates and file reading do what they say.
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -14,6 +15,7 @@
 #include "server/gpu_health/gpu_verdict.h"
 #include "server/gpu_health/health_policy.h"
 #include "server/gpu_health/subsystem_map.h"
+#include "tests/server/gpu_health/power/night_views.h"
 #include "tests/server/gpu_health/power/proportion.h"
 #include "tests/server/gpu_health/power/run_files.h"
 #include "tests/server/gpu_health/power/run_pool.h"
@@ -84,13 +86,19 @@ FleetOptions EightGpus() {
   return o;
 }
 
-TEST(HealthPowerTest, OneGpuSlowerOnItsHbmFamiliesForThreeNightsIsDegradedWithThatSubsystem) {
-  const RunPool pool = SyntheticPool();
+// Eight GPUs, `gpus` of them 15 % slower on every HBM-bandwidth case from night `from_night` on.
+FleetOptions EightGpusWithHbmFault(std::vector<int> gpus, int from_night) {
   FleetOptions o = EightGpus();
-  o.fault.gpus = {0};
-  o.fault.from_night = 5;
+  o.fault.gpus = std::move(gpus);
+  o.fault.from_night = from_night;
   o.fault.subsystem = v1::GPU_SUBSYSTEM_HBM_BANDWIDTH;
   o.fault.slowdown = 0.15;
+  return o;
+}
+
+TEST(HealthPowerTest, OneGpuSlowerOnItsHbmFamiliesForThreeNightsIsDegradedWithThatSubsystem) {
+  const RunPool pool = SyntheticPool();
+  const FleetOptions o = EightGpusWithHbmFault({0}, 5);
   const std::vector<v1::GpuHealth> verdicts = VerdictsAfter(pool, o, 8);
   ASSERT_EQ(verdicts[0].state(), v1::GPU_HEALTH_STATE_DEGRADED) << verdicts[0].DebugString();
   ASSERT_GT(verdicts[0].evidence_size(), 0);
@@ -103,11 +111,7 @@ TEST(HealthPowerTest, OneGpuSlowerOnItsHbmFamiliesForThreeNightsIsDegradedWithTh
 
 TEST(HealthPowerTest, OneBadNightOfOneGpuChangesNoVerdict) {
   const RunPool pool = SyntheticPool();
-  FleetOptions o = EightGpus();
-  o.fault.gpus = {0};
-  o.fault.from_night = 7;
-  o.fault.subsystem = v1::GPU_SUBSYSTEM_HBM_BANDWIDTH;
-  o.fault.slowdown = 0.15;
+  const FleetOptions o = EightGpusWithHbmFault({0}, 7);
   const std::vector<v1::GpuHealth> verdicts = VerdictsAfter(pool, o, 8);
   EXPECT_EQ(verdicts[0].state(), v1::GPU_HEALTH_STATE_HEALTHY);
   ASSERT_GT(verdicts[0].evidence_size(), 0);  // watching
@@ -116,11 +120,7 @@ TEST(HealthPowerTest, OneBadNightOfOneGpuChangesNoVerdict) {
 
 TEST(HealthPowerTest, AFleetWideSlowdownDegradesNoGpu) {
   const RunPool pool = SyntheticPool();
-  FleetOptions o = EightGpus();
-  for (int i = 0; i < o.gpus; ++i) o.fault.gpus.push_back(i);
-  o.fault.from_night = 5;
-  o.fault.subsystem = v1::GPU_SUBSYSTEM_HBM_BANDWIDTH;
-  o.fault.slowdown = 0.15;
+  const FleetOptions o = EightGpusWithHbmFault({0, 1, 2, 3, 4, 5, 6, 7}, 5);
   const std::vector<v1::GpuHealth> verdicts = VerdictsAfter(pool, o, 8);
   for (size_t i = 0; i < verdicts.size(); ++i) {
     EXPECT_EQ(verdicts[i].state(), v1::GPU_HEALTH_STATE_HEALTHY) << "GPU " << i;
@@ -130,11 +130,7 @@ TEST(HealthPowerTest, AFleetWideSlowdownDegradesNoGpu) {
 
 TEST(HealthPowerTest, AnOutlierSeenByEveryGrowingViewOfItsNightIsReportedOnce) {
   const RunPool pool = SyntheticPool();
-  FleetOptions o = EightGpus();
-  o.fault.gpus = {0};
-  o.fault.from_night = 4;
-  o.fault.subsystem = v1::GPU_SUBSYSTEM_HBM_BANDWIDTH;
-  o.fault.slowdown = 0.15;
+  const FleetOptions o = EightGpusWithHbmFault({0}, 4);
   VirtualFleet fleet(pool, o);
   for (int n = 0; n < 5; ++n) fleet.RunNight();
   const RunSummary& run = fleet.histories()[0].runs.back();
@@ -143,6 +139,102 @@ TEST(HealthPowerTest, AnOutlierSeenByEveryGrowingViewOfItsNightIsReportedOnce) {
     EXPECT_EQ(SubsystemOfFamily(c.family), v1::GPU_SUBSYSTEM_HBM_BANDWIDTH) << c.case_key;
     EXPECT_GT(c.change, 0.10) << c.case_key;
   }
+}
+
+// One case's night of 32 runs in arrival order: the first three at 1.000 s +- 0.1 %, the 4th
+// 6 % slower than them, the 28 later ones spread evenly over 0.94-1.08 s, so that the 4th is an
+// outlier against the first 4 arrivals only (against all 32 it is 1.3 robust sigmas out).
+std::vector<detect::RunPoint> NightWhoseFourthRunStandsOutOnlyEarly() {
+  std::vector<double> medians = {1.000, 1.001, 0.999, 1.060};
+  for (int k = 0; k < 28; ++k) medians.push_back(0.94 + 0.14 * k / 27.0);
+  std::vector<detect::RunPoint> night;
+  for (size_t a = 0; a < medians.size(); ++a) {
+    detect::RunPoint p;
+    p.run_id = 100 + static_cast<int64_t>(a);
+    p.device_uuid = "GPU-" + std::to_string(a);
+    p.median_seconds = medians[a];
+    p.ok = true;
+    p.verified = true;
+    p.sm_clock_mhz = 1980;
+    night.push_back(p);
+  }
+  return night;
+}
+
+constexpr double kCaseNoise = 0.005;
+
+TEST(HealthPowerTest, ARunOutlyingOnlyTheFirstFourArrivalsIsFlaggedByTodaysRule) {
+  const NightJudgement today =
+      JudgeArrivals(NightWhoseFourthRunStandsOutOnlyEarly(), FirstJudgingView(0, 32),
+                    detect::FleetConfig(), kCaseNoise);
+  ASSERT_TRUE(today.outlier[3].has_value());
+  EXPECT_EQ(today.outlier[3]->direction, detect::Verdict::kSlower);
+  EXPECT_NEAR(today.outlier[3]->change, 0.06, 0.002);  // as the view of 4 runs wrote it
+}
+
+TEST(HealthPowerTest, ARunOutlyingOnlyTheFirstFourArrivalsIsNotFlaggedWhenJudgedFromAllRuns) {
+  const NightJudgement complete =
+      JudgeArrivals(NightWhoseFourthRunStandsOutOnlyEarly(), FirstJudgingView(1.0, 32),
+                    detect::FleetConfig(), kCaseNoise);
+  EXPECT_TRUE(complete.judged[3]);
+  EXPECT_FALSE(complete.outlier[3].has_value());
+  for (size_t a = 0; a < complete.outlier.size(); ++a) {
+    EXPECT_FALSE(complete.outlier[a].has_value()) << "arrival " << a;
+  }
+}
+
+TEST(HealthPowerTest, JudgedFromHalfTheNightTheFirstArrivalsAreJudgedByTheLaterViews) {
+  const std::vector<detect::RunPoint> night = NightWhoseFourthRunStandsOutOnlyEarly();
+  const NightJudgement half =
+      JudgeArrivals(night, FirstJudgingView(0.5, 32), detect::FleetConfig(), kCaseNoise);
+  for (size_t a = 0; a < night.size(); ++a) EXPECT_TRUE(half.judged[a]) << "arrival " << a;
+  EXPECT_FALSE(half.outlier[3].has_value());
+}
+
+TEST(HealthPowerTest, NoViewBeforeTheFirstJudgingOneJudges) {
+  const std::vector<detect::RunPoint> night = NightWhoseFourthRunStandsOutOnlyEarly();
+  const std::vector<detect::RunPoint> first_four(night.begin(), night.begin() + 4);
+  EXPECT_TRUE(JudgeArrivals(first_four, 4, detect::FleetConfig(), kCaseNoise).judged[0]);
+  const NightJudgement early = JudgeArrivals(first_four, 5, detect::FleetConfig(), kCaseNoise);
+  for (size_t a = 0; a < first_four.size(); ++a) EXPECT_FALSE(early.judged[a]) << "arrival " << a;
+}
+
+TEST(HealthPowerTest, TheFirstJudgingViewIsTheShareOfTheNightRoundedUp) {
+  EXPECT_EQ(FirstJudgingView(0, 32), 1u);
+  EXPECT_EQ(FirstJudgingView(0.5, 8), 4u);
+  EXPECT_EQ(FirstJudgingView(0.75, 8), 6u);
+  EXPECT_EQ(FirstJudgingView(0.9, 32), 29u);
+  EXPECT_EQ(FirstJudgingView(0.9, 128), 116u);
+  EXPECT_EQ(FirstJudgingView(1.0, 128), 128u);
+}
+
+TEST(HealthPowerTest, JudgingFromTheWholeNightIsTheCompleteNightsOneView) {
+  const RunPool pool = SyntheticPool();
+  FleetOptions from_all = EightGpusWithHbmFault({0}, 5);
+  from_all.fault.slowdown = 0.04;
+  from_all.judge_from = 1.0;
+  FleetOptions complete = from_all;
+  complete.judge_from = 0;
+  complete.growing_night = false;
+  VirtualFleet a(pool, from_all), b(pool, complete);
+  for (int n = 0; n < 8; ++n) {
+    a.RunNight();
+    b.RunNight();
+  }
+  for (size_t i = 0; i < 8; ++i) {
+    const std::vector<RunSummary>& x = a.histories()[i].runs;
+    const std::vector<RunSummary>& y = b.histories()[i].runs;
+    ASSERT_EQ(x.size(), y.size());
+    for (size_t r = 0; r < x.size(); ++r) {
+      EXPECT_EQ(x[r].fleet_judged_cases, y[r].fleet_judged_cases) << "GPU " << i << " run " << r;
+      ASSERT_EQ(x[r].outliers.size(), y[r].outliers.size()) << "GPU " << i << " run " << r;
+      for (size_t k = 0; k < x[r].outliers.size(); ++k) {
+        EXPECT_EQ(x[r].outliers[k].case_key, y[r].outliers[k].case_key);
+        EXPECT_DOUBLE_EQ(x[r].outliers[k].z, y[r].outliers[k].z);
+      }
+    }
+  }
+  EXPECT_FALSE(a.histories()[0].runs.back().outliers.empty());  // the comparison saw outliers
 }
 
 TEST(HealthPowerTest, EachGpuNightTakesEveryCaseFromOneWholeRealRun) {

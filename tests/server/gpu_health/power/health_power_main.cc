@@ -71,16 +71,28 @@ int main(int argc, char** argv) {
   app.add_option("--offset-scale", options.fleet.offset_scale, "GPU offsets x this (0: none)");
   app.add_flag("--raw-offsets", raw_offsets, "offsets as observed, not shrunk by run noise");
   app.add_flag("--complete-night", complete_night, "one fleet view of the whole night");
+  app.add_option("--judge-from", options.fleet.judge_from,
+                 "judge a night's views from ceil(F x G) runs in on (a scheduled night); "
+                 "default: from the first view of >= 4 runs (today's)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->check([](const std::string& v) { return std::stod(v) > 0 ? "" : "F must be > 0"; });
   app.add_flag("--with-before", with_before, "H200x4: add the run_bf_* nights (older worker)");
   CLI11_PARSE(app, argc, argv);
   options.fleet.growing_night = !complete_night;
 
   std::printf("health_power");
   for (int i = 1; i < argc; ++i) std::printf(" %s", argv[i]);
+  char growing[96];
+  if (options.fleet.judge_from > 0) {
+    std::snprintf(growing, sizeof(growing), "growing, judged from ceil(%.2f x G) runs in",
+                  options.fleet.judge_from);
+  } else {
+    std::snprintf(growing, sizeof(growing), "growing (the server's)");
+  }
   std::printf("\nseed %llu; night view: %s; GPU offsets: %s x %.2f\n",
               static_cast<unsigned long long>(options.seed),
-              complete_night ? "complete night" : "growing (the server's)",
-              raw_offsets ? "raw" : "shrunk", options.fleet.offset_scale);
+              complete_night ? "complete night" : growing, raw_offsets ? "raw" : "shrunk",
+              options.fleet.offset_scale);
   const auto start = std::chrono::steady_clock::now();
   for (const std::string& name : pools) {
     warpwatch::StatusOr<Pool> pool =

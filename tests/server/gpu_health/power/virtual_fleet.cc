@@ -9,6 +9,7 @@
 
 #include "server/detect/noise_model.h"
 #include "server/gpu_health/subsystem_map.h"
+#include "tests/server/gpu_health/power/night_views.h"
 
 namespace warpwatch::server::gpu_health::power {
 namespace {
@@ -104,33 +105,28 @@ void VirtualFleet::JudgeNight() {
   std::shuffle(order.begin(), order.end(), rng_);
   std::vector<RunSummary> runs(g);
   std::vector<std::set<std::string>> judged_families(g), families(g);
-  std::vector<std::vector<bool>> reported(g, std::vector<bool>(cases, false));
+  const size_t first_view =
+      options_.growing_night ? FirstJudgingView(options_.judge_from, options_.gpus) : g;
   noise_.assign(cases, kNoPoint);
   for (size_t c = 0; c < cases; ++c) {
     const detect::NoiseEstimate noise =
         detect::SuccessiveDifferenceNoise(noise_history_[c], options_.noise_config);
     noise_[c] = noise.known() ? noise.sigma_relative : kNoPoint;
-    std::vector<bool> judged(g, false);
-    std::vector<detect::RunPoint> night;
+    std::vector<detect::RunPoint> night;  // in arrival order
     night.reserve(g);
-    auto judge = [&](const std::vector<detect::RunPoint>& devices) {
-      const detect::FleetView view = detect::FindFleetOutliers(devices, options_.fleet, noise_[c]);
-      if (!view.judged) return;
-      for (const detect::DeviceJudgement& d : view.devices) {
-        const size_t i = static_cast<size_t>(d.run_id - first_run_id);
-        judged[i] = true;
-        if (!d.outlier || reported[i][c]) continue;
-        reported[i][c] = true;  // the first view that sees it reports it; none retracts it
-        if (d.direction == detect::Verdict::kSlower) {
-          runs[i].outliers.push_back({pool_.case_keys[c], pool_.families[c], d.change, d.z});
-        }
-      }
-    };
     for (size_t i : order) {
       night.push_back(Point(uuids_[i], first_run_id + static_cast<int64_t>(i), medians_[i][c]));
-      if (options_.growing_night) judge(night);
     }
-    if (!options_.growing_night) judge(night);
+    const NightJudgement views = JudgeArrivals(night, first_view, options_.fleet, noise_[c]);
+    std::vector<bool> judged(g, false);
+    for (size_t a = 0; a < g; ++a) {
+      const size_t i = order[a];
+      judged[i] = views.judged[a];
+      const std::optional<detect::DeviceJudgement>& d = views.outlier[a];
+      if (d && d->direction == detect::Verdict::kSlower) {
+        runs[i].outliers.push_back({pool_.case_keys[c], pool_.families[c], d->change, d->z});
+      }
+    }
     for (size_t i = 0; i < g; ++i) {
       if (!std::isnan(medians_[i][c])) families[i].insert(pool_.families[c]);
       if (!judged[i]) continue;

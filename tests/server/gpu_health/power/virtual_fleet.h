@@ -42,6 +42,12 @@ struct FleetOptions {
   // reported (analysis/run_analyzer.cc: the first view that sees it reports it, none retracts
   // it). false: one view of the complete night.
   bool growing_night = true;
+  // With growing_night: judging starts once a share judge_from of the night's runs is in (a
+  // schedule run's night, whose size is known up front). The views of the first
+  // FirstJudgingView(judge_from, gpus) - 1 arrivals judge nothing; from then on every arrival's
+  // view judges all runs in so far, as today. 0: today's rule (every view of >= min_devices runs
+  // judges). 1 is one view of the complete night, the same as growing_night false.
+  double judge_from = 0;
   detect::FleetConfig fleet;             // the analysis' default
   detect::DetectionConfig noise_config;  // the noise model's quantile (LoadModelNoise's default)
   // The newest good points of a case over every GPU that the model noise reads
