@@ -44,4 +44,15 @@ FleetPass RunFleetPass(const ClaimedRun& run, const std::vector<RunCase>& cases,
   return pass;
 }
 
+Status RecordFleetJudged(AnalysisTx& tx, std::map<int64_t, FleetJudged> judged,
+                         NightPeerCache& night) {
+  for (auto it = judged.begin(); it != judged.end();) {
+    it = night.FleetJudgedCases(it->first) >= it->second.cases ? judged.erase(it) : std::next(it);
+  }
+  if (judged.empty()) return OkStatus();
+  RETURN_IF_ERROR(tx.RecordFleetJudged(judged));
+  for (const auto& [run_id, j] : judged) night.NoteFleetJudged(run_id, j.cases);
+  return OkStatus();
+}
+
 }  // namespace warpwatch::server::analysis

@@ -41,6 +41,14 @@ FleetPass RunFleetPass(const ClaimedRun& run, const std::vector<RunCase>& cases,
                        const std::map<std::string, detect::NoiseEstimate>& noise,
                        const detect::FleetConfig& config, const NightPeerCache& night);
 
+// Stores `judged` (FleetPass::judged), leaving out the runs whose stored count `night` already
+// holds: in a 1000-GPU night each analysis compares every run of the night so far, and all but
+// its own were written by earlier analyses of the loop. Another replica's loop sends each of
+// those once; the store leaves rows that would not grow unwritten. Notes what it wrote in
+// `night` (counted once the analysis commits). Errors: the store's.
+Status RecordFleetJudged(AnalysisTx& tx, std::map<int64_t, FleetJudged> judged,
+                         NightPeerCache& night);
+
 }  // namespace warpwatch::server::analysis
 
 #endif  // WARPWATCH_SERVER_ANALYSIS_FLEET_PASS_H_

@@ -166,21 +166,6 @@ StatusOr<RunAnalysisSummary> ResolveConfirmation(AnalysisTx& tx, const std::vect
 }
 
 // A case of the run with its decision.
-// Stores what the fleet view compared of each run, leaving out the runs whose stored count this
-// loop already holds (in a 1000-GPU night each analysis compares every run of the night so far,
-// and all but its own were written by earlier analyses). Another replica's loop sends each of
-// those once; the store leaves rows that would not grow unwritten.
-Status RecordFleetJudged(AnalysisTx& tx, std::map<int64_t, FleetJudged> judged,
-                         NightPeerCache& night) {
-  for (auto it = judged.begin(); it != judged.end();) {
-    it = night.FleetJudgedCases(it->first) >= it->second.cases ? judged.erase(it) : std::next(it);
-  }
-  if (judged.empty()) return OkStatus();
-  RETURN_IF_ERROR(tx.RecordFleetJudged(judged));
-  for (const auto& [run_id, j] : judged) night.NoteFleetJudged(run_id, j.cases);
-  return OkStatus();
-}
-
 struct Judged {
   const RunCase* c = nullptr;
   detect::SeriesDecision decision;

@@ -33,7 +33,6 @@ struct RunSummary {
   double night_sm_clock_mhz = 0;  // median of its night's runs' clocks
   double throttled_share = 0;
   double night_throttled_share = 0;   // median over its night's runs
-  std::vector<std::string> families;  // measured (OK cases)
   // What the fleet view compared with same-night peers: the run's cases it judged (the case's
   // noise model known, enough good devices, this run's point good) and their families. The
   // fleet view judges a night's early runs during its later runs' analyses, so these grow until

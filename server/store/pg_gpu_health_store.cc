@@ -20,11 +20,13 @@ using gpu_health::TimePoint;
 
 // Summarises, once, every analysed run started since $1 that has no gpu_health_run row yet: its
 // night (its schedule run; without one its UTC day and software, the same build), its median SM
-// clock and throttled share over its OK cases, and the families it measured. Confirmation runs
-// are left out as the fleet view leaves them out (they measure a night's suspects only).
+// clock and throttled share over its OK cases. (gpu_health_run.families, of migration 0016, is
+// left at its default: the subsystems a verdict names come from what the fleet view compared,
+// fleet_judged_run.) Confirmation runs are left out as the fleet view leaves them out (they
+// measure a night's suspects only).
 constexpr const char* kSummariseRuns =
     "INSERT INTO gpu_health_run (run_id, device_uuid, gpu_model, hostname, night, started_at,"
-    "  sm_clock_mhz, throttled_share, families)"
+    "  sm_clock_mhz, throttled_share)"
     " SELECT r.id, r.device_uuid, r.device_name, r.hostname,"
     "  CASE WHEN j.schedule_run_id IS NOT NULL THEN 'schedule:' || j.schedule_run_id"
     "  ELSE 'day:' || to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ':' ||"
@@ -35,9 +37,7 @@ constexpr const char* kSummariseRuns =
     "   FROM measurement m WHERE m.run_id = r.id AND m.status = 'OK'"
     "   AND m.median_sm_clock_mhz > 0), 0),"
     "  coalesce((SELECT avg(CASE WHEN m.throttled_fraction > 0.05 THEN 1.0 ELSE 0.0 END)"
-    "   FROM measurement m WHERE m.run_id = r.id AND m.status = 'OK'), 0),"
-    "  coalesce((SELECT array_agg(DISTINCT m.family) FROM measurement m"
-    "   WHERE m.run_id = r.id AND m.status = 'OK'), '{}')"
+    "   FROM measurement m WHERE m.run_id = r.id AND m.status = 'OK'), 0)"
     " FROM run r LEFT JOIN job j ON j.id = r.job_id"
     " WHERE r.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
     "  AND r.state = 'SUCCEEDED' AND r.analysis_state = 'DONE' AND r.device_uuid <> ''"
@@ -65,7 +65,7 @@ std::string RunsSql() {
          "  GROUP BY n.night, n.gpu_model)"
          " SELECT m.device_uuid, m.gpu_model, m.hostname, m.run_id, " +
          detail::MicrosSql("m.started_at") +
-         ", m.sm_clock_mhz, m.throttled_share, array_to_string(m.families, ','), nt.devices,"
+         ", m.sm_clock_mhz, m.throttled_share, nt.devices,"
          "  nt.clock, nt.throttled, coalesce(f.cases, 0),"
          "  coalesce(array_to_string(f.families, ','), '')"
          " FROM mine m JOIN nights nt ON nt.night = m.night AND nt.gpu_model = m.gpu_model"
@@ -153,12 +153,11 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
         run.started_at = FromMicros(row[4].as<int64_t>());
         run.sm_clock_mhz = row[5].as<double>();
         run.throttled_share = row[6].as<double>();
-        run.families = SplitCommas(row[7].as<std::string>());
-        run.night_devices = row[8].as<int>();
-        run.night_sm_clock_mhz = row[9].as<double>();
-        run.night_throttled_share = row[10].as<double>();
-        run.fleet_judged_cases = row[11].as<int>();
-        run.fleet_judged_families = SplitCommas(row[12].as<std::string>());
+        run.night_devices = row[7].as<int>();
+        run.night_sm_clock_mhz = row[8].as<double>();
+        run.night_throttled_share = row[9].as<double>();
+        run.fleet_judged_cases = row[10].as<int>();
+        run.fleet_judged_families = SplitCommas(row[11].as<std::string>());
       }
       for (auto& [uuid, g] : gpus) {
         for (gpu_health::RunSummary& run : g.runs) by_run[run.run_id] = &run;

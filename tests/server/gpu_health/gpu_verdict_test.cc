@@ -20,8 +20,7 @@ class GpuVerdictTest : public ::testing::Test {
     r.started_at = now_ - hours(24 * nights_ago);
     r.night_devices = 8;
     r.sm_clock_mhz = r.night_sm_clock_mhz = 1980;
-    r.families = {"memory.coalescing", "instr.arithmetic", "shared.transpose"};
-    r.fleet_judged_families = r.families;
+    r.fleet_judged_families = {"memory.coalescing", "instr.arithmetic", "shared.transpose"};
     r.fleet_judged_cases = 9;
     return r;
   }

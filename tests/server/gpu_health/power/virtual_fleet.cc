@@ -104,7 +104,7 @@ void VirtualFleet::JudgeNight() {
   std::iota(order.begin(), order.end(), size_t{0});
   std::shuffle(order.begin(), order.end(), rng_);
   std::vector<RunSummary> runs(g);
-  std::vector<std::set<std::string>> judged_families(g), families(g);
+  std::vector<std::set<std::string>> judged_families(g);
   const size_t first_view =
       options_.growing_night ? FirstJudgingView(options_.judge_from, options_.gpus) : g;
   noise_.assign(cases, kNoPoint);
@@ -128,7 +128,6 @@ void VirtualFleet::JudgeNight() {
       }
     }
     for (size_t i = 0; i < g; ++i) {
-      if (!std::isnan(medians_[i][c])) families[i].insert(pool_.families[c]);
       if (!judged[i]) continue;
       ++runs[i].fleet_judged_cases;
       judged_families[i].insert(pool_.families[c]);
@@ -150,7 +149,6 @@ void VirtualFleet::JudgeNight() {
     run.night_devices = options_.gpus;
     run.sm_clock_mhz = kClockMhz;
     run.night_sm_clock_mhz = kClockMhz;
-    run.families.assign(families[i].begin(), families[i].end());
     run.fleet_judged_families.assign(judged_families[i].begin(), judged_families[i].end());
     std::vector<RunSummary>& kept = histories_[i].runs;
     kept.push_back(std::move(run));
