@@ -24,6 +24,19 @@ struct CaseOutlier {
   double z = 0;
 };
 
+// A pair of the node's GPUs, this GPU one of them, that the run saw with fewer NVLinks (or, with
+// none, a worse PCIe path) than the pair's reference: the best the pair was seen with by any run
+// of either GPU since the newer of their REPAIRED marks (link_check.h).
+struct LinkLoss {
+  int gpu_index = 0;        // this GPU's CUDA ordinal in the run's process
+  int peer_index = 0;       // the other GPU's
+  std::string peer_uuid;
+  std::string path;         // nvidia-smi topo -m's word now ("NV17", "SYS")
+  int nvlinks = 0;
+  std::string reference_path;  // and what the pair was seen with ("NV18")
+  int reference_nvlinks = 0;
+};
+
 // One SUCCEEDED, analysed, non-confirmation run of the GPU.
 struct RunSummary {
   int64_t run_id = 0;
@@ -41,6 +54,10 @@ struct RunSummary {
   int fleet_judged_cases = 0;
   std::vector<std::string> fleet_judged_families;
   std::vector<CaseOutlier> outliers;  // slower only
+  // The pairs of the node's GPUs with this GPU in them that the run's environment recorded
+  // (RunEnvironment.gpu_links: 0 for a one-GPU process or without NVML), and those of them lost.
+  int links_checked = 0;
+  std::vector<LinkLoss> link_losses;
 };
 
 struct Mark {

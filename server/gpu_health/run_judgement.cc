@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "server/gpu_health/link_check.h"
 #include "server/gpu_health/subsystem_map.h"
 
 namespace warpwatch::server::gpu_health {
@@ -42,18 +43,42 @@ std::optional<SubsystemSickness> ClockSickness(const RunSummary& run, const Heal
   return s;
 }
 
+// The interconnect sickness of `run`: its pairs that lost links against the pairs' references.
+std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const HealthPolicy& policy) {
+  if (run.link_losses.empty()) return std::nullopt;
+  SubsystemSickness s;
+  s.subsystem = v1::GPU_SUBSYSTEM_INTERCONNECT;
+  std::vector<double> shares;
+  for (const LinkLoss& loss : run.link_losses) {
+    const double share = LinkLossShare(loss);
+    shares.push_back(share);
+    s.cases.push_back(CaseOutlier{DescribeLinkLoss(loss), "gpu_links", share, 0});
+  }
+  s.change = JudgementMedian(shares);
+  s.min_change = *std::min_element(shares.begin(), shares.end());
+  s.max_change = *std::max_element(shares.begin(), shares.end());
+  s.failing = s.max_change >= policy.failing_change;
+  return s;
+}
+
 }  // namespace
 
 RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
   RunJudgement j;
-  if (run.night_devices < policy.min_night_devices) {
+  // A lost link needs no peers: the pair is compared with its own best (link_check.h). Without
+  // peers a run is judged on that alone, and only when it shows one: a clean link is not a GPU
+  // seen healthy.
+  std::optional<SubsystemSickness> links = LinkSickness(run, policy);
+  const bool peers = run.night_devices >= policy.min_night_devices;
+  if (!peers && !links) {
     j.unjudged = Unjudged::kTooFewPeers;
     return j;
   }
-  std::optional<SubsystemSickness> clocks = ClockSickness(run, policy);
+  std::optional<SubsystemSickness> clocks =
+      peers ? ClockSickness(run, policy) : std::optional<SubsystemSickness>();
   // The clocks are compared with the night's by the verdict itself; everything else only through
   // the fleet view, which may not have compared the run (yet): that run was not seen clean.
-  if (run.fleet_judged_cases == 0 && !clocks) {
+  if (run.fleet_judged_cases == 0 && !clocks && !links) {
     j.unjudged = Unjudged::kNotCompared;
     return j;
   }
@@ -63,7 +88,8 @@ RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
     const v1::GpuSubsystem s = SubsystemOfFamily(family);
     if (s != v1::GPU_SUBSYSTEM_UNSPECIFIED) measured.insert(s);
   }
-  if (run.sm_clock_mhz > 0) measured.insert(v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING);
+  if (peers && run.sm_clock_mhz > 0) measured.insert(v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING);
+  if (run.links_checked > 0) measured.insert(v1::GPU_SUBSYSTEM_INTERCONNECT);
   std::map<v1::GpuSubsystem, std::vector<CaseOutlier>> by_subsystem;
   for (const CaseOutlier& o : run.outliers) {
     const v1::GpuSubsystem s = SubsystemOfFamily(o.family);
@@ -86,6 +112,7 @@ RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
     j.sick.push_back(std::move(s));
   }
   if (clocks) j.sick.push_back(std::move(*clocks));
+  if (links) j.sick.push_back(std::move(*links));
   for (const SubsystemSickness& s : j.sick) {
     measured.insert(s.subsystem);
     if (s.failing) {

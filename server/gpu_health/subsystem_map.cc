@@ -72,6 +72,8 @@ std::string_view SubsystemName(v1::GpuSubsystem subsystem) {
       return "launch latency";
     case v1::GPU_SUBSYSTEM_CLOCKS_THROTTLING:
       return "clocks and throttling";
+    case v1::GPU_SUBSYSTEM_INTERCONNECT:
+      return "GPU interconnect";
     default:
       return "unmapped families";
   }

@@ -9,8 +9,9 @@ GpuHealthMetrics::GpuHealthMetrics(prometheus::Registry& registry)
     : health_(prometheus::BuildGauge()
                   .Name("warpwatch_gpu_health")
                   .Help("Each GPU's health verdict (docs/gpu_health.md): 0 healthy, 1 degraded "
-                        "(a subsystem slower than its same-night peers on consecutive runs), 2 "
-                        "failing (by 20 % or more), 3 unknown (no judged run within the expiry, "
+                        "(a subsystem slower than its same-night peers, or fewer links to another GPU "
+                        "of its node than before, on consecutive runs), 2 failing (by 20 % or "
+                        "more), 3 unknown (no judged run within the expiry, "
                         "or excluded by a person); dcgm-exporter's labels")
                   .Register(registry)) {}
 

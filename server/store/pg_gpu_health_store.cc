@@ -1,6 +1,7 @@
 // File: server/store/pg_gpu_health_store.cc
 // GPU health reads (each GPU's recent runs with their nights and fleet OUTLIER cases, people's
-// marks) and marks, over the tables of migrations 0007, 0014, 0016 and 0021.
+// marks) and marks, over the tables of migrations 0007, 0014, 0016, 0021 and 0022 (the links
+// between a node's GPUs: pg_gpu_health_links.cc).
 #include "server/store/pg_gpu_health_store.h"
 
 #include <map>
@@ -9,6 +10,7 @@
 
 #include "server/store/detail/connection_pool.h"
 #include "server/store/detail/conversions.h"
+#include "server/store/detail/gpu_health_links.h"
 #include "server/store/detail/pg_store_impl.h"
 #include "server/store/detail/transact.h"
 
@@ -43,7 +45,7 @@ constexpr const char* kSummariseRuns =
     "  AND r.state = 'SUCCEEDED' AND r.analysis_state = 'DONE' AND r.device_uuid <> ''"
     "  AND (j.id IS NULL OR j.confirms_run_id IS NULL)"
     "  AND NOT EXISTS (SELECT 1 FROM gpu_health_run h WHERE h.run_id = r.id)"
-    " ON CONFLICT (run_id) DO NOTHING";
+    " ON CONFLICT (run_id) DO NOTHING RETURNING run_id";
 
 // Each GPU's newest $3 summarised runs since $1 ($2: one GPU or ''), with their night's size
 // and medians and what the fleet view compared of them (fleet_judged_run, as it stands now: it
@@ -131,7 +133,11 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
     using Out = std::vector<GpuHistory>;
     const int64_t since = ToMicros(query.since);
     return detail::Transact<Out>(pool_, "ReadGpuHealth", [&](pqxx::work& tx) -> StatusOr<Out> {
-      tx.exec_params(kSummariseRuns, since);
+      std::vector<int64_t> summarised;
+      for (const auto& row : tx.exec_params(kSummariseRuns, since)) {
+        summarised.push_back(row[0].as<int64_t>());
+      }
+      detail::JudgeNewRunsLinks(tx, summarised);
       std::map<std::string, GpuHistory> gpus;
       for (const auto& row : tx.exec_params(kDevices, query.device_uuid)) {
         GpuHistory& g = gpus[row[0].as<std::string>()];
@@ -169,6 +175,7 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
             gpu_health::CaseOutlier{row[1].as<std::string>(), row[2].as<std::string>(),
                                     row[3].as<double>(), row[4].as<double>()});
       }
+      detail::LoadLinkEvidence(tx, since, query.device_uuid, by_run);
       for (const auto& row :
            tx.exec_params("SELECT device_uuid, action, actor, note, " + detail::MicrosSql("at") +
                               " FROM gpu_health_mark WHERE $1 = '' OR device_uuid = $1 ORDER BY id",
@@ -206,6 +213,7 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
               "INSERT INTO gpu_health_mark (device_uuid, action, actor, note)"
               " VALUES ($1, $2, $3, $4)",
               device_uuid, name, actor, note);
+          if (action == v1::GPU_HEALTH_ACTION_REPAIRED) detail::ForgetGpuLinks(tx, device_uuid);
           return true;
         });
     return r.ok() ? OkStatus() : r.status();

@@ -129,6 +129,9 @@ int64_t AnalysisTest::AddRun(const std::vector<Point>& points, const RunOptions&
         options.uploader);
   }
   if (job_id != 0) Sql("UPDATE job SET current_run_id = $2 WHERE id = $1", job_id, run_id);
+  if (!options.environment.empty()) {
+    Sql("UPDATE run SET environment = $2::jsonb WHERE id = $1", run_id, options.environment);
+  }
   StatusOr<UploadCounts> uploaded = store_->UploadMeasurements(run_id, kWorker, {}, batch);
   EXPECT_TRUE(uploaded.ok()) << uploaded.status().ToString();
   Sql("UPDATE run SET state = $2, finished_at = now() WHERE id = $1", run_id, options.state);

@@ -56,6 +56,7 @@ struct RunOptions {
   std::string measurement = "{\"max_samples\": 2000}";
   int64_t schedule_run_id = 0;  // the new job belongs to this schedule run (AddScheduleRun)
   std::string git_sha;          // the run's `git_sha` label ("" = none): its software build
+  std::string environment;      // the run's RunEnvironment as protobuf JSON ("" = none)
 };
 inline RunOptions MeasuredWith(const std::string& measurement_json) {
   RunOptions o;

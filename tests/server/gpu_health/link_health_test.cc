@@ -1,0 +1,134 @@
+// The links between a node's GPUs as GPU health evidence, end to end on a real PostgreSQL
+// (migration 0022, server/store/pg_gpu_health_links.cc): the 8 GPUs of fleet_health_fixture.h
+// on two 4-GPU nodes joined by NVSwitch (NV18 every pair), each run's environment recording its
+// node's 6 pairs as the worker's NVML reader writes them.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <utility>
+
+#include "tests/server/gpu_health/fleet_health_fixture.h"
+
+namespace warpwatch::server::testing {
+namespace {
+
+class LinkHealthTest : public FleetHealthTest {
+ protected:
+  void SetUp() override {
+    FleetHealthTest::SetUp();
+    environment_ = [this](int gpu) { return Environment(gpu); };
+  }
+
+  // GPU `gpu`'s environment: the 6 pairs of its node (GPUs 4k .. 4k+3, CUDA ordinals 0-3), NV18
+  // unless links_ says otherwise for the pair (fleet GPU numbers, lower first).
+  std::string Environment(int gpu) const {
+    const int first = gpu / 4 * 4;
+    std::string links;
+    for (int a = 0; a < 4; ++a) {
+      for (int b = a + 1; b < 4; ++b) {
+        auto it = links_.find({first + a, first + b});
+        const std::pair<std::string, int> link =
+            it == links_.end() ? std::pair<std::string, int>{"NV18", 18} : it->second;
+        // Zeros are left out, as protobuf's JSON writes them (src 0, nvlinks 0).
+        links += std::string(links.empty() ? "" : ",") + "{" +
+                 (a == 0 ? "" : "\"src\": " + std::to_string(a) + ", ") + "\"dst\": " +
+                 std::to_string(b) + ", \"src_uuid\": \"" + Gpu(first + a) +
+                 "\", \"dst_uuid\": \"" + Gpu(first + b) + "\", \"path\": \"" + link.first +
+                 "\"" +
+                 (link.second == 0 ? "" : ", \"nvlinks\": " + std::to_string(link.second) +
+                                              ", \"through_nvswitch\": true") +
+                 ", \"pcie_path\": \"PHB\"}";
+      }
+    }
+    return "{\"device\": {\"uuid\": \"" + Gpu(gpu) + "\"}, \"gpu_links\": [" + links + "]}";
+  }
+
+  static bool HasInterconnectEvidence(const v1::GpuHealth& h) {
+    for (const v1::GpuSubsystemEvidence& e : h.evidence()) {
+      if (e.subsystem() == v1::GPU_SUBSYSTEM_INTERCONNECT) return true;
+    }
+    return false;
+  }
+  static bool InterconnectNormal(const v1::GpuHealth& h) {
+    for (int s : h.normal()) {
+      if (s == v1::GPU_SUBSYSTEM_INTERCONNECT) return true;
+    }
+    return false;
+  }
+
+  std::map<std::pair<int, int>, std::pair<std::string, int>> links_;
+};
+
+TEST_F(LinkHealthTest, APairThatLostAnNvlinkDegradesItsTwoGpusAndNoOther) {
+  for (int night = 0; night < 3; ++night) CleanNight();
+  links_[{1, 2}] = {"NV17", 17};
+  CleanNight();
+  const v1::GpuHealth watched = Health(1);
+  EXPECT_EQ(watched.state(), v1::GPU_HEALTH_STATE_HEALTHY) << watched.DebugString();
+  EXPECT_NE(watched.fingerprint().find("watching GPU interconnect"), std::string::npos)
+      << watched.fingerprint();
+  CleanNight();
+
+  for (int gpu : {1, 2}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_DEGRADED) << Gpu(gpu) << h.DebugString();
+    ASSERT_EQ(h.evidence_size(), 1) << h.DebugString();
+    const v1::GpuSubsystemEvidence& e = h.evidence(0);
+    EXPECT_EQ(e.subsystem(), v1::GPU_SUBSYSTEM_INTERCONNECT);
+    EXPECT_EQ(e.runs(), 2);
+    ASSERT_EQ(e.cases_size(), 1);
+    const std::string other = gpu == 1 ? "GPU1-GPU2" : "GPU2-GPU1";
+    EXPECT_EQ(e.cases(0).case_key(),
+              other + " NV18 -> NV17 (with " + Gpu(gpu == 1 ? 2 : 1) + ")");
+  }
+  // The node's other GPUs checked the same pair in their runs: it is not theirs.
+  for (int gpu : {0, 3, 4, 5, 6, 7}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
+    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
+    EXPECT_TRUE(InterconnectNormal(h)) << Gpu(gpu) << h.DebugString();
+  }
+
+  // The link comes back: two clean nights and the GPUs are healthy again.
+  links_.clear();
+  CleanNight();
+  CleanNight();
+  EXPECT_EQ(Health(1).state(), v1::GPU_HEALTH_STATE_HEALTHY) << Health(1).DebugString();
+  // 2 nights x 2 GPUs, nothing after.
+  EXPECT_EQ(Sql("SELECT count(*) FROM gpu_health_link_loss").at(0).at(0).as<int>(), 4);
+}
+
+TEST_F(LinkHealthTest, APairFallenBackToPcieIsFailingBeforeAnyTimingMoved) {
+  for (int night = 0; night < 3; ++night) CleanNight();
+  links_[{4, 7}] = {"SYS", 0};
+  CleanNight();
+  CleanNight();
+  const v1::GpuHealth h = Health(7);
+  EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_FAILING) << h.DebugString();
+  ASSERT_EQ(h.evidence_size(), 1) << h.DebugString();
+  EXPECT_TRUE(h.evidence(0).failing());
+  EXPECT_NE(h.fingerprint().find("GPU3-GPU0 NV18 -> SYS"), std::string::npos) << h.fingerprint();
+  EXPECT_EQ(Count("kind = 'OUTLIER'"), 0);  // no timing moved
+}
+
+// A repair makes the pair's links as they are now its reference: a GPU swapped for one with a
+// link fewer, accepted by a person, is not degraded again on the next nights.
+TEST_F(LinkHealthTest, ARepairMakesThePairsLinksAsTheyAreNowItsReference) {
+  for (int night = 0; night < 3; ++night) CleanNight();
+  links_[{1, 2}] = {"NV17", 17};
+  CleanNight();
+  CleanNight();
+  ASSERT_EQ(Health(1).state(), v1::GPU_HEALTH_STATE_DEGRADED);
+  ASSERT_TRUE(health_store_->AddMark(Gpu(1), v1::GPU_HEALTH_ACTION_REPAIRED, "admin-a", "reseated")
+                  .ok());
+  CleanNight();
+  CleanNight();
+  const v1::GpuHealth h = Health(1);
+  EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << h.DebugString();
+  EXPECT_FALSE(HasInterconnectEvidence(h)) << h.DebugString();
+  // GPU 2 shares the pair: its reference was the pair's, so its newer runs are clean too.
+  EXPECT_EQ(Health(2).state(), v1::GPU_HEALTH_STATE_HEALTHY) << Health(2).DebugString();
+}
+
+}  // namespace
+}  // namespace warpwatch::server::testing
