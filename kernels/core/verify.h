@@ -1,5 +1,5 @@
-// Exact comparison of a device output (copied back) with its CPU reference, producing the
-// VerifyResult the engine records. Messages name the first mismatching index, expected and got.
+// Comparison of a device output (copied back) with its CPU reference, exact or within a tolerance,
+// producing the VerifyResult the engine records. Messages name the first mismatch, expected and got.
 #ifndef WARPWATCH_KERNELS_CORE_VERIFY_H_
 #define WARPWATCH_KERNELS_CORE_VERIFY_H_
 
@@ -82,6 +82,42 @@ VerifyResult CompareExact(const std::vector<T>& expected, const std::vector<T>& 
   return result;
 }
 
+// The same within a relative tolerance, for results the device and the host round differently
+// (the instr.* families' transcendental loops): element i matches when
+// |got - expected| <= tolerance * max(1, |expected|). tolerance 0 is CompareExact. max_error is the
+// largest absolute difference over every element, matching or not.
+template <typename T>
+VerifyResult CompareWithin(const std::vector<T>& expected, const std::vector<T>& got,
+                           double tolerance, const std::string& what) {
+  if (tolerance == 0) return CompareExact(expected, got, what);
+  VerifyResult result;
+  if (expected.size() != got.size()) {
+    result.status = InternalError(what + ": output has " + std::to_string(got.size()) +
+                                  " elements, reference " + std::to_string(expected.size()));
+    return result;
+  }
+  size_t mismatches = 0;
+  size_t first = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const double e = static_cast<double>(expected[i]);
+    const double diff = std::fabs(static_cast<double>(got[i]) - e);
+    if (!(diff <= result.max_error)) result.max_error = diff;
+    if (!(diff <= tolerance * std::fmax(1.0, std::fabs(e)))) {
+      if (mismatches == 0) first = i;
+      ++mismatches;
+    }
+  }
+  if (mismatches > 0) {
+    std::ostringstream os;
+    os.precision(17);
+    os << what << ": " << mismatches << " of " << expected.size()
+       << " elements differ by more than " << tolerance << " (relative); first at index " << first
+       << ": expected " << expected[first] << ", got " << got[first];
+    result.status = InternalError(os.str());
+  }
+  return result;
+}
+
 // Waits for `stream` and downloads the first `count` elements of d_out; errors name `what`.
 template <typename T>
 StatusOr<std::vector<T>> DownloadAfter(const DeviceBuffer<T>& d_out, size_t count,
@@ -95,26 +131,27 @@ StatusOr<std::vector<T>> DownloadAfter(const DeviceBuffer<T>& d_out, size_t coun
 }
 
 // Waits for `stream`, downloads the first expected.size() elements of d_out and compares them
-// with `expected` (CompareExact). For Case::Verify.
+// with `expected` (CompareExact, or CompareWithin a non-zero `tolerance`). For Case::Verify.
 template <typename T>
 VerifyResult VerifyDeviceOutput(const DeviceBuffer<T>& d_out, const std::vector<T>& expected,
-                                const std::string& what, cudaStream_t stream) {
+                                const std::string& what, cudaStream_t stream,
+                                double tolerance = 0) {
   StatusOr<std::vector<T>> got = DownloadAfter(d_out, expected.size(), what, stream);
   if (!got.ok()) {
     VerifyResult failed;
     failed.status = got.status();
     return failed;
   }
-  return CompareExact(expected, *got, what);
+  return CompareWithin(expected, *got, tolerance, what);
 }
 
 // The same for families whose CPU reference is too slow for every element: compares d_out at the
-// indices `picked` with `expected` (one value per picked index, in the same order). A mismatch's
-// index counts within the sample.
+// indices `picked` with `expected` (one value per picked index, in the same order), exactly or
+// within `tolerance` (CompareWithin). A mismatch's index counts within the sample.
 template <typename T>
 VerifyResult VerifyDeviceSample(const DeviceBuffer<T>& d_out, const std::vector<int64_t>& picked,
                                 const std::vector<T>& expected, const std::string& what,
-                                cudaStream_t stream) {
+                                cudaStream_t stream, double tolerance = 0) {
   StatusOr<std::vector<T>> got = DownloadAfter(d_out, d_out.size(), what, stream);
   if (!got.ok()) {
     VerifyResult failed;
@@ -124,7 +161,8 @@ VerifyResult VerifyDeviceSample(const DeviceBuffer<T>& d_out, const std::vector<
   std::vector<T> got_sample;
   got_sample.reserve(picked.size());
   for (int64_t i : picked) got_sample.push_back((*got)[static_cast<size_t>(i)]);
-  return CompareExact(expected, got_sample, what + " (sampled; indices count within the sample)");
+  return CompareWithin(expected, got_sample, tolerance,
+                       what + " (sampled; indices count within the sample)");
 }
 
 }  // namespace warpwatch::kernels

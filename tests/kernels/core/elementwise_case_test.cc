@@ -55,5 +55,35 @@ TEST(MakeElementwiseCase, ASpecWithoutAReferenceOrWithHalfASampleIsAnInternalErr
   EXPECT_TRUE(MakeElementwiseCase(s).ok());
 }
 
+TEST(MakeElementwiseCase, ASpecWithBothRunAndLaunchIsAnInternalError) {
+  ElementwiseSpec<float, float> s = CompleteSpec();
+  s.launch = [](const ElementwiseArgs<float, float>&, cudaStream_t) { return OkStatus(); };
+  EXPECT_EQ(MakeElementwiseCase(s).status().code(), StatusCode::kInternal);
+  s.run = nullptr;
+  EXPECT_TRUE(MakeElementwiseCase(s).ok());
+}
+
+TEST(MakeElementwiseCase, ASpecWithoutInputsIsAnInternalError) {
+  ElementwiseSpec<float, float> s = CompleteSpec();
+  s.inputs = 0;
+  EXPECT_EQ(MakeElementwiseCase(s).status().code(), StatusCode::kInternal);
+}
+
+TEST(MakeElementwiseCase, TheCaseIsHostSynchronousWhenTheSpecSaysSo) {
+  ElementwiseSpec<float, float> s = CompleteSpec();
+  s.host_synchronous = true;
+  StatusOr<std::unique_ptr<Case>> made = MakeElementwiseCase(std::move(s));
+  ASSERT_TRUE(made.ok());
+  EXPECT_TRUE((*made)->host_synchronous());
+}
+
+// Without clear_output_each_run, Reset touches nothing (no CUDA call: it succeeds here, with no
+// device and no buffers); the clearing form needs the device and is exercised by the GPU tests.
+TEST(ElementwiseCase, ResetDoesNothingUnlessTheSpecClearsTheOutputEachRun) {
+  StatusOr<std::unique_ptr<Case>> made = MakeElementwiseCase(CompleteSpec());
+  ASSERT_TRUE(made.ok());
+  EXPECT_TRUE((*made)->Reset(nullptr).ok());
+}
+
 }  // namespace
 }  // namespace warpwatch::kernels

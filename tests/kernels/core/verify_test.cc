@@ -51,5 +51,32 @@ TEST(CompareExact, ASizeMismatchFails) {
   EXPECT_FALSE(CompareExact(std::vector<int>{1, 2}, {1}, "x").status.ok());
 }
 
+TEST(CompareWithin, ToleranceZeroIsTheExactComparison) {
+  const VerifyResult r = CompareWithin(std::vector<double>{1, 2}, {1, 2.0000001}, 0, "exact");
+  ASSERT_FALSE(r.status.ok());
+  EXPECT_EQ(r.status.message(), CompareExact(std::vector<double>{1, 2}, {1, 2.0000001}, "exact")
+                                    .status.message());
+}
+
+TEST(CompareWithin, AcceptsRelativeErrorsUpToTheToleranceOfTheLargerOfOneAndExpected) {
+  // 1e-6 relative of 100 is 1e-4; below 1 the bound is absolute (1e-6).
+  const VerifyResult r =
+      CompareWithin(std::vector<double>{100, 0.5}, {100.00009, 0.5000009}, 1e-6, "tol");
+  EXPECT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_NEAR(r.max_error, 9e-5, 1e-9);  // the largest difference, though within tolerance
+}
+
+TEST(CompareWithin, CountsAndNamesTheFirstElementBeyondTheTolerance) {
+  const VerifyResult r =
+      CompareWithin(std::vector<double>{1, 2, 3}, {1, 2.1, 3.5}, 1e-3, "fam/var");
+  ASSERT_FALSE(r.status.ok());
+  EXPECT_NE(r.status.message().find("fam/var: 2 of 3 elements differ by more than 0.001"),
+            std::string::npos)
+      << r.status.message();
+  EXPECT_NE(r.status.message().find("first at index 1: expected 2, got 2.1"), std::string::npos)
+      << r.status.message();
+  EXPECT_DOUBLE_EQ(r.max_error, 0.5);
+}
+
 }  // namespace
 }  // namespace warpwatch::kernels
