@@ -12,6 +12,8 @@
 #include "kernels/core/family.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/core/point_params.h"
+#include "kernels/core/variant_table.h"
+#include "kernels/core/verify.h"
 #include "kernels/core/seeded_fill.h"
 #include "kernels/core/seeded_values.h"
 #include "kernels/dynamic_parallelism/dynamic_parallelism_kernels.h"
@@ -20,14 +22,14 @@
 namespace warpwatch::kernels {
 namespace {
 
-const std::vector<std::pair<std::string_view, NestedReduction>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, NestedReduction>>{
+const VariantTable<NestedReduction>& Variants() {
+  static const auto& table = NewVariantTable<NestedReduction>({
       {"flat", NestedReduction::kFlat},
       {"nested", NestedReduction::kNested},
       {"nested_nosync", NestedReduction::kNestedNoSync},
       {"nested_2", NestedReduction::kNested2},
-  };
-  return *table;
+  });
+  return table;
 }
 
 struct Config {
@@ -84,14 +86,9 @@ class DynamicParallelismCase : public Case {
 
   VerifyResult Verify(cudaStream_t stream) override {
     VerifyResult result;
-    const cudaError_t err = cudaStreamSynchronize(stream);
-    if (err != cudaSuccess) {
-      result.status = CudaError(err, "cudaStreamSynchronize(stream)", __FILE__, __LINE__);
-      return result;
-    }
-    StatusOr<std::vector<int>> got = d_result_.CopyToHost();
+    StatusOr<std::vector<int>> got = DownloadAfter(d_result_, 1, c_.key, stream);
     if (!got.ok()) {
-      result.status = got.status().Annotate(c_.key);
+      result.status = got.status();
       return result;
     }
     StatusOr<std::vector<int>> launch_error = d_launch_error_.CopyToHost();

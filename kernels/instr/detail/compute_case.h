@@ -37,8 +37,9 @@ struct ComputeSpec {
   std::function<VerifyResult(const float* d_in, cudaStream_t stream)> accuracy;
 };
 
-// The Case running `spec`. Owns its buffers (n floats in, n doubles out).
-std::unique_ptr<Case> MakeComputeCase(ComputeSpec spec);
+// The Case running `spec`, on kernels/core's elementwise template (n floats in, n doubles out,
+// the output cleared before every run). INTERNAL when `spec` lacks launch or reference.
+StatusOr<std::unique_ptr<Case>> MakeComputeCase(ComputeSpec spec);
 
 // Threads whose results Verify compares: every thread when n <= 4096, else 4096 evenly spaced
 // ones plus the last. Keeps the CPU reference of long per-thread loops to a fraction of a second.

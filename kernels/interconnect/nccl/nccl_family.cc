@@ -20,6 +20,7 @@
 #include "kernels/core/family.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/core/point_params.h"
+#include "kernels/core/variant_table.h"
 #include "kernels/interconnect/detail/device_hop.h"
 #include "kernels/interconnect/interconnect_plan.h"
 #include "kernels/interconnect/nccl/nccl_reference.h"
@@ -32,13 +33,13 @@ namespace {
 using detail::DeviceHop;
 using detail::ScopedDevice;
 
-const std::vector<std::pair<std::string_view, Collective>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, Collective>>{
+const VariantTable<Collective>& Variants() {
+  static const auto& table = NewVariantTable<Collective>({
       {"all_reduce", Collective::kAllReduce},
       {"all_gather", Collective::kAllGather},
       {"reduce_scatter", Collective::kReduceScatter},
-  };
-  return *table;
+  });
+  return table;
 }
 
 // Verify reads at most this many elements of each rank's output (evenly strided, plus the last).

@@ -17,6 +17,7 @@
 #include "kernels/core/family.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/core/point_params.h"
+#include "kernels/core/variant_table.h"
 #include "kernels/core/seeded_fill.h"
 #include "kernels/core/seeded_values.h"
 #include "kernels/core/verify.h"
@@ -33,12 +34,12 @@ using detail::ScopedDevice;
 
 enum class Variant { kPeerAccess, kStagedHost };
 
-const std::vector<std::pair<std::string_view, Variant>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, Variant>>{
+const VariantTable<Variant>& Variants() {
+  static const auto& table = NewVariantTable<Variant>({
       {"peer_access", Variant::kPeerAccess},
       {"staged_host", Variant::kStagedHost},
-  };
-  return *table;
+  });
+  return table;
 }
 
 struct Config {

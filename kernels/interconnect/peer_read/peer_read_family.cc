@@ -16,6 +16,7 @@
 #include "kernels/core/family.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/core/point_params.h"
+#include "kernels/core/variant_table.h"
 #include "kernels/core/seeded_fill.h"
 #include "kernels/core/seeded_values.h"
 #include "kernels/interconnect/detail/device_hop.h"
@@ -31,12 +32,12 @@ using detail::ScopedDevice;
 
 enum class Variant { kLocal, kPeer };
 
-const std::vector<std::pair<std::string_view, Variant>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, Variant>>{
+const VariantTable<Variant>& Variants() {
+  static const auto& table = NewVariantTable<Variant>({
       {"local", Variant::kLocal},
       {"peer", Variant::kPeer},
-  };
-  return *table;
+  });
+  return table;
 }
 
 // Seeded words are SeededInt(seed, i, kMaxWord) (FillSeededInts), never zero.

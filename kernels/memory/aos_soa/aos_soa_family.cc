@@ -1,94 +1,38 @@
-// memory.aos_soa: the Family/Case classes (axes, launch configuration, input restore,
-// verification). The kernels are in aos_soa_kernels.cu.
+// memory.aos_soa: variants, axes and launch on the in-place template (the particles are updated in
+// place and x restored before every run). The kernels are in aos_soa_kernels.cu.
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
-#include "kernels/core/cuda_check.h"
-#include "kernels/core/device_buffer.h"
 #include "kernels/core/family.h"
+#include "kernels/core/in_place_case.h"
 #include "kernels/core/launch_limits.h"
-#include "kernels/core/point_params.h"
+#include "kernels/core/point_1d.h"
 #include "kernels/core/seeded_fill.h"
 #include "kernels/core/seeded_values.h"
-#include "kernels/core/verify.h"
 #include "kernels/memory/aos_soa/aos_soa_kernels.h"
 #include "kernels/memory/aos_soa/aos_soa_reference.h"
 
 namespace warpwatch::kernels {
 namespace {
 
-const std::vector<std::pair<std::string_view, ParticleLayout>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, ParticleLayout>>{
+const VariantTable<ParticleLayout>& Variants() {
+  static const auto& table = NewVariantTable<ParticleLayout>({
       {"aos", ParticleLayout::kAos},
       {"aos_aligned", ParticleLayout::kAosAligned},
       {"soa", ParticleLayout::kSoa},
-  };
-  return *table;
+  });
+  return table;
 }
 
-struct Config {
-  std::string key;
-  ParticleLayout layout = ParticleLayout::kSoa;
-  int64_t n = 0;
-  unsigned block = 256;
-  unsigned grid = 1;
-};
-
-class AosSoaCase : public Case {
- public:
-  explicit AosSoaCase(Config config) : c_(std::move(config)) {}
-
-  Status Setup(cudaStream_t stream) override {
-    RETURN_IF_ERROR(d_particles_.Allocate(static_cast<size_t>(c_.n) * kParticleFields,
-                                          c_.key + " particles"));
-    for (int f = 0; f < kParticleFields; ++f) RETURN_IF_ERROR(FillField(f, stream));
-    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
-    return OkStatus();
+// Writes the seeded values of field f (see aos_soa_reference.h) into the n particles.
+Status FillField(ParticleLayout layout, float* d_particles, int64_t n, int f, cudaStream_t stream) {
+  const size_t count = static_cast<size_t>(n);
+  if (layout == ParticleLayout::kSoa) {
+    return FillSeededFloats(d_particles + f * count, count, kSeed + f, stream);
   }
-
-  Status Run(cudaStream_t stream) override {
-    return LaunchShiftX(c_.layout, d_particles_.get(), c_.n, c_.grid, c_.block, stream);
-  }
-
-  // The update is in place: restore x (the only field written) outside the timed region.
-  Status Reset(cudaStream_t stream) override { return FillField(0, stream); }
-
-  VerifyResult Verify(cudaStream_t stream) override {
-    return VerifyDeviceOutput(d_particles_, AosSoaReference(c_.layout, c_.n, kSeed), c_.key,
-                              stream);
-  }
-
-  LaunchShape Shape() const override {
-    LaunchShape shape;
-    shape.function = ShiftXKernel(c_.layout);
-    shape.grid = dim3(c_.grid);
-    shape.block = dim3(c_.block);
-    return shape;
-  }
-
-  // Useful work: read and write x of every particle.
-  Work work() const override {
-    Work w;
-    w.bytes = 2.0 * sizeof(float) * static_cast<double>(c_.n);
-    w.flops = static_cast<double>(c_.n);
-    return w;
-  }
-
- private:
-  // Writes the seeded values of field f (see aos_soa_reference.h) into the particle buffer.
-  Status FillField(int f, cudaStream_t stream) {
-    const size_t n = static_cast<size_t>(c_.n);
-    if (c_.layout == ParticleLayout::kSoa) {
-      return FillSeededFloats(d_particles_.get() + f * n, n, kSeed + f, stream);
-    }
-    return FillSeededFloatsStrided(d_particles_.get(), n, kParticleFields, f, kSeed + f, stream);
-  }
-
-  Config c_;
-  DeviceBuffer<float> d_particles_;
-};
+  return FillSeededFloatsStrided(d_particles, count, kParticleFields, f, kSeed + f, stream);
+}
 
 class AosSoaFamily : public Family {
  public:
@@ -96,16 +40,31 @@ class AosSoaFamily : public Family {
 
   StatusOr<std::unique_ptr<Case>> MakeCase(const catalog::Point& point,
                                            const cudaDeviceProp& prop) const override {
-    Config c;
-    ASSIGN_OR_RETURN(c.layout, LookupVariant(point, Variants()));
-    c.key = point.Canonical();
-    ASSIGN_OR_RETURN(c.n, AxisValue(point, "n"));
-    RETURN_IF_ERROR(CheckDeviceMemory(16.0 * static_cast<double>(c.n), prop));
-    ASSIGN_OR_RETURN(int64_t block, AxisValue(point, "block_size"));
-    RETURN_IF_ERROR(CheckBlock(dim3(static_cast<unsigned>(block)), prop));
-    c.block = static_cast<unsigned>(block);
-    ASSIGN_OR_RETURN(c.grid, GridFor(c.n, block * kParticlesPerThread, prop));
-    return std::unique_ptr<Case>(std::make_unique<AosSoaCase>(std::move(c)));
+    ASSIGN_OR_RETURN(const Point1D<ParticleLayout> p, ReadPoint1D(point, Variants()));
+    RETURN_IF_ERROR(CheckDeviceMemory(16.0 * static_cast<double>(p.n), prop));
+    ASSIGN_OR_RETURN(const Launch1D launch, ReadLaunch1D(point, p.n, kParticlesPerThread, prop));
+    const ParticleLayout layout = p.variant;
+    const int64_t n = p.n;
+    InPlaceSpec<float> s;
+    s.key = p.key;
+    s.name = "particles";
+    s.count = static_cast<size_t>(n) * kParticleFields;
+    s.fill = [layout, n](float* d, size_t, cudaStream_t stream) -> Status {
+      for (int f = 0; f < kParticleFields; ++f) RETURN_IF_ERROR(FillField(layout, d, n, f, stream));
+      return OkStatus();
+    };
+    // The update is in place: restore x (the only field written) outside the timed region.
+    s.restore = [layout, n](float* d, size_t, cudaStream_t stream) {
+      return FillField(layout, d, n, 0, stream);
+    };
+    s.run = [layout, n, launch](float* d, cudaStream_t stream) {
+      return LaunchShiftX(layout, d, n, launch.grid, launch.block, stream);
+    };
+    s.reference = [layout, n] { return AosSoaReference(layout, n, kSeed); };
+    s.shape = launch.ShapeOf(ShiftXKernel(layout));
+    s.work.bytes = 2.0 * sizeof(float) * static_cast<double>(n);  // read and write x of each
+    s.work.flops = static_cast<double>(n);
+    return MakeInPlaceCase(std::move(s));
   }
 };
 

@@ -20,7 +20,9 @@
 #include "kernels/core/device_buffer.h"
 #include "kernels/core/family.h"
 #include "kernels/core/launch_limits.h"
+#include "kernels/core/point_1d.h"
 #include "kernels/core/point_params.h"
+#include "kernels/core/variant_table.h"
 #include "kernels/core/seeded_values.h"
 #include "kernels/core/verify.h"
 #include "kernels/memory/managed/managed_kernels.h"
@@ -31,14 +33,14 @@ namespace {
 
 enum class Variant { kDevice, kManaged, kAdvise, kPrefetch };
 
-const std::vector<std::pair<std::string_view, Variant>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, Variant>>{
+const VariantTable<Variant>& Variants() {
+  static const auto& table = NewVariantTable<Variant>({
       {"device", Variant::kDevice},
       {"managed", Variant::kManaged},
       {"managed_advise", Variant::kAdvise},
       {"managed_prefetch", Variant::kPrefetch},
-  };
-  return *table;
+  });
+  return table;
 }
 
 struct Config {
@@ -162,15 +164,15 @@ class ManagedFamily : public Family {
 
   StatusOr<std::unique_ptr<Case>> MakeCase(const catalog::Point& point,
                                            const cudaDeviceProp& prop) const override {
+    ASSIGN_OR_RETURN(const Point1D<Variant> p, ReadPoint1D(point, Variants()));
+    RETURN_IF_ERROR(CheckDeviceMemory(2.0 * sizeof(float) * static_cast<double>(p.n), prop));
+    ASSIGN_OR_RETURN(const Launch1D launch, ReadLaunch1D(point, p.n, 1, prop));
     Config c;
-    ASSIGN_OR_RETURN(c.variant, LookupVariant(point, Variants()));
-    c.key = point.Canonical();
-    ASSIGN_OR_RETURN(c.n, AxisValue(point, "n"));
-    RETURN_IF_ERROR(CheckDeviceMemory(2.0 * sizeof(float) * static_cast<double>(c.n), prop));
-    ASSIGN_OR_RETURN(const int64_t block, AxisValue(point, "block_size"));
-    RETURN_IF_ERROR(CheckBlock(dim3(static_cast<unsigned>(block)), prop));
-    c.block = static_cast<unsigned>(block);
-    ASSIGN_OR_RETURN(c.grid, GridFor(c.n, block, prop));
+    c.key = p.key;
+    c.variant = p.variant;
+    c.n = p.n;
+    c.block = launch.block;
+    c.grid = launch.grid;
     return std::unique_ptr<Case>(std::make_unique<ManagedCase>(std::move(c)));
   }
 };

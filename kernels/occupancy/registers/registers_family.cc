@@ -1,20 +1,16 @@
-// occupancy.registers: the Family/Case classes. The grid is what the variant's occupancy keeps
-// resident (blocks per SM x SMs), so a lower register budget shows up as more warps in flight, and
-// a budget below the kernel's live state shows up as local-memory traffic.
+// occupancy.registers: variants, axes and launch on the elementwise template. The grid is what the
+// variant's occupancy keeps resident (blocks per SM x SMs, chosen in Setup), so a lower register
+// budget shows up as more warps in flight, and a budget below the kernel's live state shows up as
+// local-memory traffic.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
-#include "kernels/core/cuda_check.h"
-#include "kernels/core/device_buffer.h"
+#include "kernels/core/elementwise_case.h"
 #include "kernels/core/family.h"
 #include "kernels/core/launch_limits.h"
-#include "kernels/core/point_params.h"
-#include "kernels/core/seeded_fill.h"
-#include "kernels/core/seeded_values.h"
-#include "kernels/core/verify.h"
+#include "kernels/core/point_1d.h"
 #include "kernels/occupancy/registers/registers_kernels.h"
 #include "kernels/occupancy/registers/registers_recurrence.h"
 #include "kernels/occupancy/registers/registers_reference.h"
@@ -22,73 +18,18 @@
 namespace warpwatch::kernels {
 namespace {
 
-const std::vector<std::pair<std::string_view, RegisterBound>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, RegisterBound>>{
+const VariantTable<RegisterBound>& Variants() {
+  static const auto& table = NewVariantTable<RegisterBound>({
       {"regs_unbounded", RegisterBound::kUnbounded},
       {"launch_bounds_512_1", RegisterBound::kBounds512x1},
       {"launch_bounds_512_2", RegisterBound::kBounds512x2},
       {"launch_bounds_1024_2", RegisterBound::kBounds1024x2},
-  };
-  return *table;
+  });
+  return table;
 }
 
 // One input byte read, one float written per element.
 constexpr double kBytesPerElement = sizeof(uint8_t) + sizeof(float);
-
-struct Config {
-  std::string key;
-  RegisterBound bound = RegisterBound::kUnbounded;
-  int64_t n = 0;
-  unsigned block = 512;
-  unsigned grid = 1;  // set in Setup from the occupancy API
-  int sm_count = 1;
-};
-
-class RegistersCase : public Case {
- public:
-  explicit RegistersCase(Config config) : c_(std::move(config)) {}
-
-  Status Setup(cudaStream_t stream) override {
-    ASSIGN_OR_RETURN(int per_sm, RecurrenceBlocksPerSm(c_.bound, c_.block));
-    if (per_sm < 1) return InternalError(c_.key + ": the kernel cannot be resident at this block");
-    c_.grid = GridStrideBlocks(c_.n, c_.block, per_sm, c_.sm_count);
-    const size_t n = static_cast<size_t>(c_.n);
-    RETURN_IF_ERROR(d_in_.Allocate(n, c_.key + " input bytes"));
-    RETURN_IF_ERROR(d_out_.Allocate(n, c_.key + " output"));
-    RETURN_IF_ERROR(FillSeededBytes(d_in_.get(), n, kSeed, stream));
-    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_out_.get(), 0, d_out_.bytes(), stream));
-    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
-    return OkStatus();
-  }
-
-  Status Run(cudaStream_t stream) override {
-    return LaunchRecurrence(c_.bound, d_in_.get(), d_out_.get(), c_.n, c_.grid, c_.block, stream);
-  }
-
-  VerifyResult Verify(cudaStream_t stream) override {
-    return VerifyDeviceOutput(d_out_, RecurrenceReference(c_.n, kSeed), c_.key, stream);
-  }
-
-  LaunchShape Shape() const override {
-    LaunchShape shape;
-    shape.function = RecurrenceKernel(c_.bound);
-    shape.grid = dim3(c_.grid);
-    shape.block = dim3(c_.block);
-    return shape;
-  }
-
-  Work work() const override {
-    Work w;
-    w.bytes = kBytesPerElement * static_cast<double>(c_.n);
-    w.flops = 2.0 * kStateWords * (kRounds + 1) * static_cast<double>(c_.n);  // init + rounds
-    return w;
-  }
-
- private:
-  Config c_;
-  DeviceBuffer<uint8_t> d_in_;
-  DeviceBuffer<float> d_out_;
-};
 
 class RegistersFamily : public Family {
  public:
@@ -98,34 +39,52 @@ class RegistersFamily : public Family {
   // its registers allow is a skipped point, not a launch failure.
   StatusOr<std::unique_ptr<Case>> MakeCase(const catalog::Point& point,
                                            const cudaDeviceProp& prop) const override {
-    Config c;
-    ASSIGN_OR_RETURN(c.bound, LookupVariant(point, Variants()));
-    c.key = point.Canonical();
-    c.sm_count = prop.multiProcessorCount;
-    ASSIGN_OR_RETURN(c.n, AxisValue(point, "n"));
-    RETURN_IF_ERROR(CheckDeviceMemory(kBytesPerElement * static_cast<double>(c.n), prop));
-    ASSIGN_OR_RETURN(int64_t block, AxisValue(point, "block_size"));
+    ASSIGN_OR_RETURN(const Point1D<RegisterBound> p, ReadPoint1D(point, Variants()));
+    RETURN_IF_ERROR(CheckDeviceMemory(kBytesPerElement * static_cast<double>(p.n), prop));
+    ASSIGN_OR_RETURN(const int64_t block, AxisValue(point, "block_size"));
     RETURN_IF_ERROR(CheckBlock(dim3(static_cast<unsigned>(block)), prop));
-    const int bound = RegisterBoundMaxThreads(c.bound);
+    const int bound = RegisterBoundMaxThreads(p.variant);
     if (bound > 0 && block > bound) {
       return FailedPreconditionError("block_size " + std::to_string(block) +
                                      " exceeds the variant's __launch_bounds__ of " +
                                      std::to_string(bound) + " threads");
     }
-    if (c.bound == RegisterBound::kBounds1024x2 && prop.maxThreadsPerMultiProcessor < 2048) {
+    if (p.variant == RegisterBound::kBounds1024x2 && prop.maxThreadsPerMultiProcessor < 2048) {
       return FailedPreconditionError(
           "launch_bounds_1024_2 needs 2048 threads per SM for two 1024-thread blocks (this GPU "
           "has " + std::to_string(prop.maxThreadsPerMultiProcessor) + ")");
     }
-    c.block = static_cast<unsigned>(block);
-    ASSIGN_OR_RETURN(cudaFuncAttributes attr, RecurrenceAttributes(c.bound));
+    ASSIGN_OR_RETURN(cudaFuncAttributes attr, RecurrenceAttributes(p.variant));
     if (block > attr.maxThreadsPerBlock) {
       return FailedPreconditionError(
           "block_size " + std::to_string(block) + " exceeds the " +
           std::to_string(attr.maxThreadsPerBlock) + " threads per block that " +
           std::to_string(attr.numRegs) + " registers per thread allow");
     }
-    return std::unique_ptr<Case>(std::make_unique<RegistersCase>(std::move(c)));
+    const RegisterBound bound_variant = p.variant;
+    const int64_t n = p.n;
+    const int sm_count = prop.multiProcessorCount;
+    const std::string key = p.key;
+    ElementwiseSpec<uint8_t, float> s;
+    s.key = p.key;
+    s.in_name = "input bytes";
+    s.in_count = s.out_count = static_cast<size_t>(n);
+    s.shape.function = RecurrenceKernel(bound_variant);
+    s.shape.block = dim3(static_cast<unsigned>(block));
+    s.prepare = [bound_variant, n, sm_count, key](LaunchShape* shape) -> Status {
+      ASSIGN_OR_RETURN(int per_sm, RecurrenceBlocksPerSm(bound_variant, shape->block.x));
+      if (per_sm < 1) return InternalError(key + ": the kernel cannot be resident at this block");
+      shape->grid = dim3(GridStrideBlocks(n, shape->block.x, per_sm, sm_count));
+      return OkStatus();
+    };
+    s.launch = [bound_variant, n](const ElementwiseArgs<uint8_t, float>& a, cudaStream_t stream) {
+      return LaunchRecurrence(bound_variant, a.d_in[0], a.d_out, n, a.shape.grid.x,
+                              a.shape.block.x, stream);
+    };
+    s.reference = [n] { return RecurrenceReference(n, kSeed); };
+    s.work.bytes = kBytesPerElement * static_cast<double>(n);
+    s.work.flops = 2.0 * kStateWords * (kRounds + 1) * static_cast<double>(n);  // init + rounds
+    return MakeElementwiseCase(std::move(s));
   }
 };
 

@@ -1,4 +1,5 @@
-// transfer.host_device (guide 3.2.4 page-locked host memory, 5.3.1): the Family/Case classes.
+// transfer.host_device (guide 3.2.4 page-locked host memory, 5.3.1): variants, axes and the
+// transfers on the host-transfer template (kernels/core/host_transfer_case.h).
 // What a sample's time covers: from the engine's start event to its end event on the case's
 // stream, i.e. the whole host-to-device movement of `bytes`: one cudaMemcpyAsync (pageable: a
 // synchronous call in which the driver stages the data through its own pinned buffers, so the
@@ -18,12 +19,13 @@
 #include <vector>
 
 #include "kernels/core/cuda_check.h"
-#include "kernels/core/device_buffer.h"
 #include "kernels/core/family.h"
+#include "kernels/core/host_buffer.h"
+#include "kernels/core/host_transfer_case.h"
 #include "kernels/core/launch_limits.h"
 #include "kernels/core/point_params.h"
 #include "kernels/core/seeded_values.h"
-#include "kernels/core/verify.h"
+#include "kernels/core/variant_table.h"
 #include "kernels/transfer/host_device/host_device_kernels.h"
 #include "kernels/transfer/host_device/host_device_reference.h"
 
@@ -32,125 +34,55 @@ namespace {
 
 enum class Variant { kPageable, kPinned, kWriteCombining, kMapped, kSmallCopies };
 
-const std::vector<std::pair<std::string_view, Variant>>& Variants() {
-  static const auto* table = new std::vector<std::pair<std::string_view, Variant>>{
+const VariantTable<Variant>& Variants() {
+  static const auto& table = NewVariantTable<Variant>({
       {"pageable", Variant::kPageable},
       {"pinned", Variant::kPinned},
       {"write_combining", Variant::kWriteCombining},
       {"mapped", Variant::kMapped},
       {"small_copies", Variant::kSmallCopies},
-  };
-  return *table;
+  });
+  return table;
 }
 
-struct Config {
-  std::string key;
-  Variant variant = Variant::kPinned;
-  int64_t bytes = 0;
-  int64_t chunk = 0;  // small_copies
-  unsigned grid = 1;  // mapped
-};
-
-class HostDeviceCase : public Case {
- public:
-  explicit HostDeviceCase(Config config) : c_(std::move(config)) {}
-
-  ~HostDeviceCase() override {
-    if (host_ != nullptr && c_.variant != Variant::kPageable) {
-      CUDA_CHECK_NOEXCEPT(cudaFreeHost(host_));
-    }
+HostMemory SourceMemory(Variant v) {
+  switch (v) {
+    case Variant::kPageable:
+      return HostMemory::kPageable;
+    case Variant::kWriteCombining:
+      return HostMemory::kWriteCombining;
+    case Variant::kMapped:
+      return HostMemory::kMapped;
+    case Variant::kPinned:
+    case Variant::kSmallCopies:
+      break;
   }
+  return HostMemory::kPinned;
+}
 
-  Status Setup(cudaStream_t stream) override {
-    const size_t bytes = static_cast<size_t>(c_.bytes);
-    switch (c_.variant) {
-      case Variant::kPageable:
-        pageable_.resize(bytes);
-        host_ = pageable_.data();
-        break;
-      case Variant::kPinned:
-      case Variant::kSmallCopies:
-        CUDA_RETURN_IF_ERROR(cudaHostAlloc(&host_, bytes, cudaHostAllocDefault));
-        break;
-      case Variant::kWriteCombining:
-        CUDA_RETURN_IF_ERROR(cudaHostAlloc(&host_, bytes, cudaHostAllocWriteCombined));
-        break;
-      case Variant::kMapped:
-        CUDA_RETURN_IF_ERROR(cudaHostAlloc(&host_, bytes, cudaHostAllocMapped));
-        CUDA_RETURN_IF_ERROR(cudaHostGetDevicePointer(&mapped_, host_, 0));
-        break;
-    }
-    // Written once from the host (write-combining memory is meant for exactly that).
-    FillHostBytes(static_cast<uint8_t*>(host_), bytes, kSeed);
-    RETURN_IF_ERROR(d_dst_.Allocate(bytes, c_.key + " device destination"));
-    CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
-    return OkStatus();
-  }
-
-  // A known non-answer before every run, so a transfer that moves nothing fails Verify.
-  Status Reset(cudaStream_t stream) override {
-    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_dst_.get(), 0, d_dst_.bytes(), stream));
-    return OkStatus();
-  }
-
-  Status Run(cudaStream_t stream) override {
-    switch (c_.variant) {
-      case Variant::kPageable:
-      case Variant::kPinned:
-      case Variant::kWriteCombining:
-        CUDA_RETURN_IF_ERROR(
-            cudaMemcpyAsync(d_dst_.get(), host_, d_dst_.bytes(), cudaMemcpyHostToDevice, stream));
-        return OkStatus();
-      case Variant::kSmallCopies: {
-        const auto* src = static_cast<const uint8_t*>(host_);
-        for (int64_t offset = 0; offset < c_.bytes; offset += c_.chunk) {
-          const size_t len = static_cast<size_t>(std::min(c_.chunk, c_.bytes - offset));
-          CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d_dst_.get() + offset, src + offset, len,
-                                               cudaMemcpyHostToDevice, stream));
-        }
-        return OkStatus();
+// The timed region: the whole host-to-device movement of src's bytes into d_dst.
+Status Transfer(Variant v, int64_t chunk, unsigned grid, const HostBuffer& src, uint8_t* d_dst,
+                cudaStream_t stream) {
+  const int64_t bytes = static_cast<int64_t>(src.size());
+  switch (v) {
+    case Variant::kPageable:
+    case Variant::kPinned:
+    case Variant::kWriteCombining:
+      CUDA_RETURN_IF_ERROR(
+          cudaMemcpyAsync(d_dst, src.data(), src.size(), cudaMemcpyHostToDevice, stream));
+      return OkStatus();
+    case Variant::kSmallCopies:
+      for (int64_t offset = 0; offset < bytes; offset += chunk) {
+        const size_t len = static_cast<size_t>(std::min(chunk, bytes - offset));
+        CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d_dst + offset, src.data() + offset, len,
+                                             cudaMemcpyHostToDevice, stream));
       }
-      case Variant::kMapped:
-        return LaunchMappedCopy(mapped_, d_dst_.get(), c_.bytes, c_.grid, stream);
-    }
-    return InternalError("unreachable");
+      return OkStatus();
+    case Variant::kMapped:
+      return LaunchMappedCopy(src.device_pointer(), d_dst, bytes, grid, stream);
   }
-
-  VerifyResult Verify(cudaStream_t stream) override {
-    return VerifyDeviceOutput(d_dst_, HostDeviceReference(static_cast<size_t>(c_.bytes), kSeed),
-                              c_.key, stream);
-  }
-
-  LaunchShape Shape() const override {
-    LaunchShape shape;
-    if (c_.variant != Variant::kMapped) return shape;  // copy engines, no kernel of ours
-    shape.function = MappedCopyKernel();
-    shape.grid = dim3(c_.grid);
-    shape.block = dim3(kMappedCopyBlock);
-    return shape;
-  }
-
-  // Bytes moved over the host link once.
-  Work work() const override {
-    Work w;
-    w.bytes = static_cast<double>(c_.bytes);
-    return w;
-  }
-
-  // A pageable copy returns only once the data has left the caller's buffer. small_copies' many
-  // calls could fill the stream's queue behind the engine's blocking kernel, and their enqueue
-  // cost is the lesson: its samples include the host's time in every call.
-  bool host_synchronous() const override {
-    return c_.variant == Variant::kPageable || c_.variant == Variant::kSmallCopies;
-  }
-
- private:
-  Config c_;
-  std::vector<uint8_t> pageable_;
-  void* host_ = nullptr;
-  void* mapped_ = nullptr;
-  DeviceBuffer<uint8_t> d_dst_;
-};
+  return InternalError("unreachable");
+}
 
 size_t PhysicalMemoryBytes() {
   const long pages = sysconf(_SC_PHYS_PAGES);
@@ -165,30 +97,46 @@ class HostDeviceFamily : public Family {
 
   StatusOr<std::unique_ptr<Case>> MakeCase(const catalog::Point& point,
                                            const cudaDeviceProp& prop) const override {
-    Config c;
-    ASSIGN_OR_RETURN(c.variant, LookupVariant(point, Variants()));
-    c.key = point.Canonical();
-    ASSIGN_OR_RETURN(c.bytes, AxisValue(point, "bytes"));
-    if (c.bytes % 16 != 0) {
-      return InvalidArgumentError(c.key + ": bytes must be a multiple of 16");
-    }
-    if (c.variant == Variant::kSmallCopies) {
-      ASSIGN_OR_RETURN(c.chunk, AxisValue(point, "chunk_bytes"));
+    ASSIGN_OR_RETURN(const Variant variant, LookupVariant(point, Variants()));
+    const std::string key = point.Canonical();
+    ASSIGN_OR_RETURN(const int64_t bytes, AxisValue(point, "bytes"));
+    if (bytes % 16 != 0) return InvalidArgumentError(key + ": bytes must be a multiple of 16");
+    int64_t chunk = 0;
+    if (variant == Variant::kSmallCopies) {
+      ASSIGN_OR_RETURN(chunk, AxisValue(point, "chunk_bytes"));
     }
     const size_t limit = MaxHostTransferBytes(PhysicalMemoryBytes());
-    if (static_cast<size_t>(c.bytes) > limit) {
-      return FailedPreconditionError(c.key + ": " + std::to_string(c.bytes) +
+    if (static_cast<size_t>(bytes) > limit) {
+      return FailedPreconditionError(key + ": " + std::to_string(bytes) +
                                      " bytes of host memory exceed this host's bound (" +
                                      std::to_string(limit) + ": 1/8 of RAM, at most 2 GiB)");
     }
-    RETURN_IF_ERROR(CheckDeviceMemory(static_cast<double>(c.bytes), prop));
-    if (c.variant == Variant::kMapped) {
+    RETURN_IF_ERROR(CheckDeviceMemory(static_cast<double>(bytes), prop));
+    HostTransferSpec s;
+    s.key = key;
+    s.memory = SourceMemory(variant);
+    s.bytes = static_cast<size_t>(bytes);
+    unsigned grid = 1;
+    if (variant == Variant::kMapped) {
       if (!prop.canMapHostMemory) {
-        return FailedPreconditionError(c.key + ": the device cannot map host memory");
+        return FailedPreconditionError(key + ": the device cannot map host memory");
       }
-      c.grid = GridStrideBlocks(c.bytes / 16, kMappedCopyBlock, 8, prop.multiProcessorCount);
+      grid = GridStrideBlocks(bytes / 16, kMappedCopyBlock, 8, prop.multiProcessorCount);
+      s.shape.function = MappedCopyKernel();  // the others: copy engines, no kernel of ours
+      s.shape.grid = dim3(grid);
+      s.shape.block = dim3(kMappedCopyBlock);
     }
-    return std::unique_ptr<Case>(std::make_unique<HostDeviceCase>(std::move(c)));
+    s.fill_host = [](uint8_t* host, size_t n) { FillHostBytes(host, n, kSeed); };
+    s.run = [variant, chunk, grid](const HostBuffer& src, uint8_t* d_dst, cudaStream_t stream) {
+      return Transfer(variant, chunk, grid, src, d_dst, stream);
+    };
+    s.reference = [bytes] { return HostDeviceReference(static_cast<size_t>(bytes), kSeed); };
+    // A pageable copy returns only once the data has left the caller's buffer. small_copies' many
+    // calls could fill the stream's queue behind the engine's blocking kernel, and their enqueue
+    // cost is the lesson: its samples include the host's time in every call.
+    s.host_synchronous = variant == Variant::kPageable || variant == Variant::kSmallCopies;
+    s.work.bytes = static_cast<double>(bytes);  // bytes moved over the host link once
+    return MakeHostTransferCase(std::move(s));
   }
 };
 
