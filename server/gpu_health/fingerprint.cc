@@ -38,9 +38,9 @@ std::string Describe(const v1::GpuSubsystemEvidence& e) {
       text += "most cases throttled while its night's peers were not";
     }
   } else if (e.subsystem() == v1::GPU_SUBSYSTEM_INTERCONNECT) {
+    // Each case names its pair and how it is worse: fewer links than seen before, or slower than
+    // the node's other pairs.
     const int pairs = std::max(e.total_cases(), e.cases_size());
-    text += std::to_string(pairs) + (pairs == 1 ? " pair" : " pairs") +
-            " of its GPUs with fewer links than seen before: ";
     constexpr int kNamed = 3;
     for (int i = 0; i < e.cases_size() && i < kNamed; ++i) {
       text += (i == 0 ? "" : ", ") + e.cases(i).case_key();

@@ -58,6 +58,11 @@ struct RunSummary {
   // (RunEnvironment.gpu_links: 0 for a one-GPU process or without NVML), and those of them lost.
   int links_checked = 0;
   std::vector<LinkLoss> link_losses;
+  // Pairs with this GPU in them that a node run (a run of node-scoped families only: peer copies,
+  // peer reads) found slower than the node's other pairs of the same path (pair_check.h), from
+  // the node runs that followed this run within a day, before the GPU's next run. case_key is
+  // DescribeSlowPair's text, family the pair case's.
+  std::vector<CaseOutlier> slow_pairs;
 };
 
 struct Mark {

@@ -28,7 +28,8 @@ double LinkLossShare(const LinkLoss& loss) {
 std::string DescribeLinkLoss(const LinkLoss& loss) {
   auto word = [](const std::string& path) { return path.empty() ? std::string("unknown") : path; };
   return "GPU" + std::to_string(loss.gpu_index) + "-GPU" + std::to_string(loss.peer_index) + " " +
-         word(loss.reference_path) + " -> " + word(loss.path) + " (with " + loss.peer_uuid + ")";
+         word(loss.reference_path) + " -> " + word(loss.path) + " (fewer links than seen before; with " +
+         loss.peer_uuid + ")";
 }
 
 }  // namespace warpwatch::server::gpu_health

@@ -32,7 +32,8 @@ bool LinkWorse(const PairLink& now, const PairLink& reference);
 // 0 for a farther PCIe path, whose cost the path word does not say.
 double LinkLossShare(const LinkLoss& loss);
 
-// "GPU0-GPU1 NV18 -> NV17 (with GPU-1b2c...)": this GPU's index first.
+// "GPU0-GPU1 NV18 -> NV17 (fewer links than seen before; with GPU-1b2c...)": this GPU's index
+// first.
 std::string DescribeLinkLoss(const LinkLoss& loss);
 
 }  // namespace warpwatch::server::gpu_health

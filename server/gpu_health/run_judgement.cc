@@ -43,9 +43,10 @@ std::optional<SubsystemSickness> ClockSickness(const RunSummary& run, const Heal
   return s;
 }
 
-// The interconnect sickness of `run`: its pairs that lost links against the pairs' references.
+// The interconnect sickness of `run`: its pairs that lost links against the pairs' references,
+// and those a node run found slower than the node's other pairs.
 std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const HealthPolicy& policy) {
-  if (run.link_losses.empty()) return std::nullopt;
+  if (run.link_losses.empty() && run.slow_pairs.empty()) return std::nullopt;
   SubsystemSickness s;
   s.subsystem = v1::GPU_SUBSYSTEM_INTERCONNECT;
   std::vector<double> shares;
@@ -53,6 +54,11 @@ std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const Healt
     const double share = LinkLossShare(loss);
     shares.push_back(share);
     s.cases.push_back(CaseOutlier{DescribeLinkLoss(loss), "gpu_links", share, 0});
+  }
+  for (const CaseOutlier& pair : run.slow_pairs) {
+    shares.push_back(pair.change);
+    s.cases.push_back(pair);
+    s.max_z = std::max(s.max_z, pair.z);
   }
   s.change = JudgementMedian(shares);
   s.min_change = *std::min_element(shares.begin(), shares.end());

@@ -45,8 +45,9 @@ struct RunJudgement {
 // Judges `run` under `policy`: judged when its night has min_night_devices GPUs and either the
 // fleet view compared some of its cases or its clocks are sick against the night (a throttling
 // GPU's points are left out of the fleet view, so its clocks are the only evidence); and, with
-// any number of peers, when a pair of its GPU lost links (RunSummary::link_losses: the
-// interconnect is sick, failing when a pair lost failing_change of its NVLinks or all of them).
+// any number of peers, when a pair of its GPU lost links or a node run found one slower than the
+// node's other pairs (RunSummary::link_losses, slow_pairs: the interconnect is sick, failing when
+// a pair lost failing_change of its NVLinks, or all of them, or ran that much slower).
 // Pure.
 RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy);
 

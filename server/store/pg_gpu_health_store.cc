@@ -8,6 +8,7 @@
 #include <pqxx/pqxx>
 #include <sstream>
 
+#include "common/catalog/catalog.h"
 #include "server/store/detail/connection_pool.h"
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/gpu_health_links.h"
@@ -20,7 +21,8 @@ namespace {
 using gpu_health::GpuHistory;
 using gpu_health::TimePoint;
 
-// Summarises, once, every analysed run started since $1 that has no gpu_health_run row yet: its
+// Summarises, once, every analysed run started since $1 that has no gpu_health_run row yet ($2:
+// the node-scoped families, whose runs are node runs, not their GPU's own): its
 // night (its schedule run; without one its UTC day and software, the same build), its median SM
 // clock and throttled share over its OK cases. (gpu_health_run.families, of migration 0016, is
 // left at its default: the subsystems a verdict names come from what the fleet view compared,
@@ -28,13 +30,15 @@ using gpu_health::TimePoint;
 // measure a night's suspects only).
 constexpr const char* kSummariseRuns =
     "INSERT INTO gpu_health_run (run_id, device_uuid, gpu_model, hostname, night, started_at,"
-    "  sm_clock_mhz, throttled_share)"
+    "  node_run, sm_clock_mhz, throttled_share)"
     " SELECT r.id, r.device_uuid, r.device_name, r.hostname,"
     "  CASE WHEN j.schedule_run_id IS NOT NULL THEN 'schedule:' || j.schedule_run_id"
     "  ELSE 'day:' || to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ':' ||"
     "   coalesce(r.labels->>'git_sha', '') || ':' || r.driver_version || ':' ||"
     "   r.cuda_runtime_version || ':' || r.worker_version END,"
     "  r.started_at,"
+    "  EXISTS (SELECT 1 FROM measurement m WHERE m.run_id = r.id) AND NOT EXISTS (SELECT 1"
+    "   FROM measurement m WHERE m.run_id = r.id AND m.family <> ALL($2::text[])),"
     "  coalesce((SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY m.median_sm_clock_mhz)"
     "   FROM measurement m WHERE m.run_id = r.id AND m.status = 'OK'"
     "   AND m.median_sm_clock_mhz > 0), 0),"
@@ -45,7 +49,7 @@ constexpr const char* kSummariseRuns =
     "  AND r.state = 'SUCCEEDED' AND r.analysis_state = 'DONE' AND r.device_uuid <> ''"
     "  AND (j.id IS NULL OR j.confirms_run_id IS NULL)"
     "  AND NOT EXISTS (SELECT 1 FROM gpu_health_run h WHERE h.run_id = r.id)"
-    " ON CONFLICT (run_id) DO NOTHING RETURNING run_id";
+    " ON CONFLICT (run_id) DO NOTHING RETURNING run_id, node_run";
 
 // Each GPU's newest $3 summarised runs since $1 ($2: one GPU or ''), with their night's size
 // and medians and what the fleet view compared of them (fleet_judged_run, as it stands now: it
@@ -56,7 +60,7 @@ std::string RunsSql() {
          "   ORDER BY h.started_at DESC, h.run_id DESC) AS k"
          "  FROM gpu_health_run h"
          "  WHERE h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
-         "   AND ($2 = '' OR h.device_uuid = $2)),"
+         "   AND ($2 = '' OR h.device_uuid = $2) AND NOT h.node_run),"
          " nights AS ("
          "  SELECT n.night, n.gpu_model, count(DISTINCT n.device_uuid) AS devices,"
          "   coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY n.sm_clock_mhz)"
@@ -64,6 +68,7 @@ std::string RunsSql() {
          "   percentile_cont(0.5) WITHIN GROUP (ORDER BY n.throttled_share) AS throttled"
          "  FROM gpu_health_run n"
          "  WHERE (n.night, n.gpu_model) IN (SELECT night, gpu_model FROM mine WHERE k <= $3)"
+         "   AND NOT n.node_run"
          "  GROUP BY n.night, n.gpu_model)"
          " SELECT m.device_uuid, m.gpu_model, m.hostname, m.run_id, " +
          detail::MicrosSql("m.started_at") +
@@ -108,6 +113,14 @@ v1::GpuHealthAction ActionFromName(const std::string& name) {
   return v1::GPU_HEALTH_ACTION_UNSPECIFIED;
 }
 
+std::string NodeScopedFamilies() {
+  std::vector<std::string> names;
+  for (const catalog::FamilyInfo& f : catalog::Families()) {
+    if (f.node_scoped) names.push_back(f.name);
+  }
+  return detail::TextArrayLiteral(names);
+}
+
 TimePoint FromMicros(int64_t micros) { return TimePoint(std::chrono::microseconds(micros)); }
 
 int64_t ToMicros(TimePoint at) {
@@ -127,17 +140,19 @@ std::vector<std::string> SplitCommas(const std::string& text) {
 class PgGpuHealthStore : public gpu_health::GpuHealthStore {
  public:
   explicit PgGpuHealthStore(const PgStoreOptions& options)
-      : pool_(detail::PoolOptionsFor(options)) {}
+      : pool_(detail::PoolOptionsFor(options)), node_families_(NodeScopedFamilies()) {}
 
   StatusOr<std::vector<GpuHistory>> ReadHistories(const gpu_health::HistoryQuery& query) override {
     using Out = std::vector<GpuHistory>;
     const int64_t since = ToMicros(query.since);
     return detail::Transact<Out>(pool_, "ReadGpuHealth", [&](pqxx::work& tx) -> StatusOr<Out> {
-      std::vector<int64_t> summarised;
-      for (const auto& row : tx.exec_params(kSummariseRuns, since)) {
+      std::vector<int64_t> summarised, node_runs;
+      for (const auto& row : tx.exec_params(kSummariseRuns, since, node_families_)) {
         summarised.push_back(row[0].as<int64_t>());
+        if (row[1].as<bool>()) node_runs.push_back(row[0].as<int64_t>());
       }
       detail::JudgeNewRunsLinks(tx, summarised);
+      detail::JudgeNewNodeRuns(tx, node_runs);
       std::map<std::string, GpuHistory> gpus;
       for (const auto& row : tx.exec_params(kDevices, query.device_uuid)) {
         GpuHistory& g = gpus[row[0].as<std::string>()];
@@ -176,6 +191,7 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
                                     row[3].as<double>(), row[4].as<double>()});
       }
       detail::LoadLinkEvidence(tx, since, query.device_uuid, by_run);
+      detail::LoadSlowPairs(tx, since, query.device_uuid, gpus);
       for (const auto& row :
            tx.exec_params("SELECT device_uuid, action, actor, note, " + detail::MicrosSql("at") +
                               " FROM gpu_health_mark WHERE $1 = '' OR device_uuid = $1 ORDER BY id",
@@ -221,6 +237,7 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
 
  private:
   detail::ConnectionPool pool_;
+  const std::string node_families_;  // text[] literal of the catalog's node-scoped families
 };
 
 }  // namespace

@@ -31,6 +31,17 @@ void ForgetGpuLinks(pqxx::work& tx, const std::string& device_uuid);
 void LoadLinkEvidence(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
                       const std::map<int64_t, gpu_health::RunSummary*>& by_run);
 
+// Compares the pairs of each node run of `run_ids` (summarised in this transaction) with the
+// node's other pairs of the same path (server/gpu_health/pair_check.h, default PairPolicy) and
+// records the slow ones (gpu_health_pair_slow). pg_gpu_health_pairs.cc.
+void JudgeNewNodeRuns(pqxx::work& tx, const std::vector<int64_t>& run_ids);
+
+// The slow pairs of node runs since `since_micros` that name a GPU of `gpus` (all, or
+// `device_uuid`), each onto that GPU's newest own run started at most a day before the node run
+// (RunSummary::slow_pairs); a pair found with no such run is left out.
+void LoadSlowPairs(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
+                   std::map<std::string, gpu_health::GpuHistory>& gpus);
+
 }  // namespace warpwatch::server::detail
 
 #endif  // WARPWATCH_SERVER_STORE_DETAIL_GPU_HEALTH_LINKS_H_

@@ -39,7 +39,8 @@ TEST(LinkCheckTest, TheShareLostIsOfTheReferencesNvlinks) {
 
 TEST(LinkCheckTest, ALossNamesBothGpusThisOneFirst) {
   LinkLoss loss{2, 0, "GPU-peer", "NV17", 17, "NV18", 18};
-  EXPECT_EQ(DescribeLinkLoss(loss), "GPU2-GPU0 NV18 -> NV17 (with GPU-peer)");
+  EXPECT_EQ(DescribeLinkLoss(loss),
+            "GPU2-GPU0 NV18 -> NV17 (fewer links than seen before; with GPU-peer)");
 }
 
 class LinkVerdictTest : public ::testing::Test {
@@ -83,9 +84,8 @@ TEST_F(LinkVerdictTest, ALostNvlinkOnTwoRunsIsADegradedInterconnect) {
   EXPECT_EQ(e.runs(), 2);
   EXPECT_FALSE(e.failing());
   EXPECT_NEAR(e.max_change(), 1.0 / 18, 1e-9);
-  EXPECT_NE(health.fingerprint().find("GPU interconnect: 1 pair of its GPUs with fewer links than"
-                                      " seen before: GPU1-GPU2 NV18 -> NV17 (with GPU-2) for 2"
-                                      " runs"),
+  EXPECT_NE(health.fingerprint().find("GPU interconnect: GPU1-GPU2 NV18 -> NV17 (fewer links than"
+                                      " seen before; with GPU-2) for 2 runs"),
             std::string::npos)
       << health.fingerprint();
   EXPECT_NE(health.fingerprint().find("normal: HBM bandwidth"), std::string::npos)

@@ -43,6 +43,28 @@ class LinkHealthTest : public FleetHealthTest {
     return "{\"device\": {\"uuid\": \"" + Gpu(gpu) + "\"}, \"gpu_links\": [" + links + "]}";
   }
 
+  // A node run on GPU 0 (the schedule fan-out's GPU of node 0): 64 MiB peer copies between its
+  // 12 ordered pairs, those of `slow` slower by their factor.
+  void NodeRun(const std::map<std::pair<int, int>, double>& slow = {}) {
+    std::vector<Point> points;
+    for (int s = 0; s < 4; ++s) {
+      for (int d = 0; d < 4; ++d) {
+        if (s == d) continue;
+        Point p;
+        p.family = "interconnect.peer_copy";
+        p.variant = "peer_access";
+        p.params = {{"bytes", int64_t{64} << 20}, {"dst", d}, {"src", s}};
+        auto it = slow.find({s, d});
+        p.median = 1.8e-4 * (1 + 0.002 * d) * (it == slow.end() ? 1 : it->second);
+        points.push_back(p);
+      }
+    }
+    RunOptions options = OnDevice(Gpu(0));
+    options.environment = Environment(0);
+    AddRun(points, options);
+    ASSERT_EQ(AnalyzeAll(), 1);
+  }
+
   static bool HasInterconnectEvidence(const v1::GpuHealth& h) {
     for (const v1::GpuSubsystemEvidence& e : h.evidence()) {
       if (e.subsystem() == v1::GPU_SUBSYSTEM_INTERCONNECT) return true;
@@ -79,7 +101,8 @@ TEST_F(LinkHealthTest, APairThatLostAnNvlinkDegradesItsTwoGpusAndNoOther) {
     ASSERT_EQ(e.cases_size(), 1);
     const std::string other = gpu == 1 ? "GPU1-GPU2" : "GPU2-GPU1";
     EXPECT_EQ(e.cases(0).case_key(),
-              other + " NV18 -> NV17 (with " + Gpu(gpu == 1 ? 2 : 1) + ")");
+              other + " NV18 -> NV17 (fewer links than seen before; with " +
+                  Gpu(gpu == 1 ? 2 : 1) + ")");
   }
   // The node's other GPUs checked the same pair in their runs: it is not theirs.
   for (int gpu : {0, 3, 4, 5, 6, 7}) {
@@ -128,6 +151,54 @@ TEST_F(LinkHealthTest, ARepairMakesThePairsLinksAsTheyAreNowItsReference) {
   EXPECT_FALSE(HasInterconnectEvidence(h)) << h.DebugString();
   // GPU 2 shares the pair: its reference was the pair's, so its newer runs are clean too.
   EXPECT_EQ(Health(2).state(), v1::GPU_HEALTH_STATE_HEALTHY) << Health(2).DebugString();
+}
+
+// The node's links are all there, but one pair copies 15 % slower than the node's other 11: both
+// its GPUs are degraded on the second such night (failing from 20 %), the node's other GPUs, GPU 0
+// included (the node run's own GPU), are not.
+TEST_F(LinkHealthTest, APairANodeRunFindsSlowerThanTheNodesOtherPairsDegradesItsTwoGpus) {
+  for (int night = 0; night < 3; ++night) {
+    CleanNight();
+    NodeRun();
+  }
+  for (int night = 0; night < 2; ++night) {
+    CleanNight();
+    NodeRun({{{1, 2}, 1.15}});
+  }
+  for (int gpu : {1, 2}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_DEGRADED) << Gpu(gpu) << h.DebugString();
+    ASSERT_EQ(h.evidence_size(), 1) << h.DebugString();
+    EXPECT_EQ(h.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_INTERCONNECT);
+    EXPECT_EQ(h.evidence(0).runs(), 2);
+    EXPECT_FALSE(h.evidence(0).failing());
+    EXPECT_NE(h.fingerprint().find("GPU1->GPU2 15.2 % slower than the node's 11 other NV18 pairs"),
+              std::string::npos)
+        << h.fingerprint();
+  }
+  for (int gpu : {0, 3, 4}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
+    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
+  }
+  EXPECT_EQ(Sql("SELECT count(*) FROM gpu_health_pair_slow").at(0).at(0).as<int>(), 2);
+}
+
+// A node run is its node's, not one more run of the GPU it ran on: the GPU's own runs and its
+// nights leave it out (else a clean node run between two sick nights of a GPU's HBM would end
+// their streak, and its night would count one more GPU).
+TEST_F(LinkHealthTest, ANodeRunIsNotOneOfItsGpusOwnRuns) {
+  CleanNight();
+  NodeRun();
+  gpu_health::HistoryQuery query;
+  query.device_uuid = Gpu(0);
+  query.since = std::chrono::system_clock::now() - policy_.window;
+  StatusOr<std::vector<gpu_health::GpuHistory>> histories = health_store_->ReadHistories(query);
+  ASSERT_TRUE(histories.ok()) << histories.status().ToString();
+  ASSERT_EQ(histories->size(), 1u);
+  ASSERT_EQ(histories->front().runs.size(), 1u);  // the nightly run only
+  EXPECT_EQ(histories->front().runs[0].night_devices, kDevices);
+  EXPECT_EQ(Sql("SELECT count(*) FROM gpu_health_run WHERE node_run").at(0).at(0).as<int>(), 1);
 }
 
 }  // namespace
