@@ -78,6 +78,29 @@ schedule::FireOutcome SkipUndecodable(pqxx::work& tx, const pqxx::row& row, absl
 
 }  // namespace
 
+// Cancels the jobs of the schedule's latest fire that are still QUEUED for a GPU whose worker is
+// offline (not seen within `online_window`, or its GPU no longer registered): the fire about to
+// happen supersedes them (it fans out to online GPUs only). Without this, one node that died after
+// a fire kept its pinned job QUEUED for ever, and with allow_overlap off every later fire of the
+// schedule was SKIPPED ("overlap"): one dead node stopped the whole fleet's nightly suite. Jobs of
+// online GPUs, queued or running, are left alone (a slow night still overlaps). Returns how many.
+int SupersedeOfflineJobs(pqxx::work& tx, int64_t schedule_id,
+                         std::chrono::milliseconds online_window) {
+  return static_cast<int>(
+      tx.exec_params(
+            "UPDATE job j SET state = 'CANCELLED', cancel_requested = true,"
+            "  cancel_reason = $3, error = $3, finished_at = now()"
+            " WHERE j.state = 'QUEUED' AND j.schedule_run_id = (SELECT r.id FROM schedule_run r"
+            "   WHERE r.schedule_id = $1 AND r.state = 'FIRED' ORDER BY r.id DESC LIMIT 1)"
+            "  AND NOT EXISTS (SELECT 1 FROM device d JOIN worker w ON w.id = d.worker_id"
+            "   WHERE d.uuid = j.selector_gpu_uuid"
+            "    AND w.last_seen >= now() - $2::bigint * interval '1 millisecond')"
+            " RETURNING j.id",
+            schedule_id, static_cast<int64_t>(online_window.count()),
+            std::string("superseded by the schedule's next fire: its GPU's worker was offline"))
+          .size());
+}
+
 bool PreviousRunActive(pqxx::work& tx, int64_t schedule_id) {
   return tx
       .exec_params(
@@ -155,6 +178,7 @@ StatusOr<std::optional<schedule::FireOutcome>> PgScheduleStore::FireNextDue(
     due.schedule = std::move(decoded).value();
     const int64_t points_total = r[0][15].as<int64_t>();
     due.next_fire_at = FromMicros(MicrosFromTimestamp(due.schedule.next_fire_at()));
+    SupersedeOfflineJobs(tx, due.schedule.id(), online_window_);
     due.previous_run_active = PreviousRunActive(tx, due.schedule.id());
     const schedule::FireDecision decision = decide(due);
     if (decision.next_fire_at <= due.next_fire_at) {
@@ -205,6 +229,7 @@ StatusOr<v1::ScheduleRun> PgScheduleStore::TriggerSchedule(const std::string& na
     RETURN_IF_ERROR(guard(schedule));
     const int64_t points_total = r[0][15].as<int64_t>();
     const int64_t now_micros = r[0][16].as<int64_t>();
+    SupersedeOfflineJobs(tx, schedule.id(), online_window_);
     if (!schedule.allow_overlap() && PreviousRunActive(tx, schedule.id())) {
       return FailedPreconditionError("schedule \"" + name +
                                      "\": its previous run still has unfinished jobs and "

@@ -172,6 +172,40 @@ TEST_F(SchedulerStoreTest, AFireAfterThePreviousJobsFinishedIsNotAnOverlap) {
   EXPECT_EQ(Count("SELECT count(*) FROM job"), 2);
 }
 
+// One node that died after a fire kept its pinned job QUEUED for ever, and every later fire was
+// SKIPPED as an overlap: the fleet's nightly suite stopped for one dead node. The next fire
+// supersedes the jobs still queued for offline GPUs; an online GPU's job still overlaps.
+TEST_F(SchedulerStoreTest, AFireSupersedesThePreviousFiresJobsQueuedForOfflineGpus) {
+  RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
+  const std::string dead = RegisterOn("node-2", {MakeDevice("GPU-B", "NVIDIA H100 80GB HBM3")});
+  Create(Write("hourly", "0 * * * *", T0()));
+  Scheduler first(schedules_.get(), FixedClock(T0()), Options());
+  ASSERT_OK(first.RunOnce().status());
+  ASSERT_EQ(Count("SELECT count(*) FROM job WHERE state = 'QUEUED'"), 2);
+  Query("UPDATE job SET state = 'SUCCEEDED', finished_at = now()"
+        " WHERE selector_gpu_uuid = 'GPU-A' RETURNING id");
+  Query("UPDATE worker SET last_seen = now() - interval '1 hour' WHERE id = '" + dead +
+        "' RETURNING id");
+
+  Scheduler second(schedules_.get(), FixedClock(T0() + absl::Hours(1)), Options());
+  ASSERT_OK(second.RunOnce().status());
+  EXPECT_EQ(Query("SELECT state FROM schedule_run ORDER BY id"),
+            (std::vector<std::string>{"FIRED", "FIRED"}));
+  EXPECT_EQ(Query("SELECT state || '/' || error FROM job WHERE selector_gpu_uuid = 'GPU-B'"),
+            (std::vector<std::string>{"CANCELLED/superseded by the schedule's next fire: its "
+                                      "GPU's worker was offline"}));
+  // The new fire fans out to the online GPU only.
+  EXPECT_EQ(Query("SELECT selector_gpu_uuid FROM job WHERE state = 'QUEUED'"),
+            (std::vector<std::string>{"GPU-A"}));
+
+  // GPU-A's new job is still queued and its worker online: the fire after overlaps, as before.
+  Scheduler third(schedules_.get(), FixedClock(T0() + absl::Hours(2)), Options());
+  ASSERT_OK(third.RunOnce().status());
+  EXPECT_EQ(Query("SELECT state || '/' || skipped_reason FROM schedule_run ORDER BY id DESC LIMIT 1"),
+            (std::vector<std::string>{"SKIPPED/overlap"}));
+  EXPECT_EQ(Count("SELECT count(*) FROM job WHERE state = 'QUEUED'"), 1);
+}
+
 TEST_F(SchedulerStoreTest, AllowOverlapFiresWhilePreviousJobsStillRun) {
   RegisterOn("node-1", {MakeDevice("GPU-A", "NVIDIA H100 80GB HBM3")});
   Create(Write("hourly", "0 * * * *", T0(), v1::MISSED_FIRE_POLICY_SKIP, /*allow_overlap=*/true));
