@@ -7,8 +7,10 @@
 #include <map>
 #include <pqxx/pqxx>
 #include <sstream>
+#include <string_view>
 
 #include "common/catalog/catalog.h"
+#include "server/analysis/counter_plan.h"
 #include "server/store/detail/connection_pool.h"
 #include "server/store/detail/conversions.h"
 #include "server/store/detail/gpu_health_links.h"
@@ -27,7 +29,9 @@ using gpu_health::TimePoint;
 // clock and throttled share over its OK cases. (gpu_health_run.families, of migration 0016, is
 // left at its default: the subsystems a verdict names come from what the fleet view compared,
 // fleet_judged_run.) Confirmation runs are left out as the fleet view leaves them out (they
-// measure a night's suspects only).
+// measure a night's suspects only), and so are counter jobs' runs (server/analysis/counter_plan.h:
+// a judged run's cases measured again with the counter pass, whose replays move clocks and
+// times; as a run of its GPU it was one more night).
 constexpr const char* kSummariseRuns =
     "INSERT INTO gpu_health_run (run_id, device_uuid, gpu_model, hostname, night, started_at,"
     "  node_run, sm_clock_mhz, throttled_share)"
@@ -47,7 +51,8 @@ constexpr const char* kSummariseRuns =
     " FROM run r LEFT JOIN job j ON j.id = r.job_id"
     " WHERE r.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
     "  AND r.state = 'SUCCEEDED' AND r.analysis_state = 'DONE' AND r.device_uuid <> ''"
-    "  AND (j.id IS NULL OR j.confirms_run_id IS NULL)"
+    "  AND (j.id IS NULL OR (j.confirms_run_id IS NULL"
+    "   AND NOT j.labels ? 'warpwatch.counters_for_run'))"
     "  AND NOT EXISTS (SELECT 1 FROM gpu_health_run h WHERE h.run_id = r.id)"
     " ON CONFLICT (run_id) DO NOTHING RETURNING run_id, node_run";
 
@@ -87,6 +92,9 @@ constexpr const char* kOutliers =
     " WHERE g.kind = 'OUTLIER' AND g.change > 0 AND g.state NOT IN ('DISMISSED', 'NOISE')"
     "  AND h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
     "  AND ($2 = '' OR h.device_uuid = $2)";
+
+static_assert(std::string_view(analysis::kCountersForRunLabel) == "warpwatch.counters_for_run",
+              "kSummariseRuns spells the counter jobs' label");
 
 // Registered GPUs, with their worker's hostname.
 constexpr const char* kDevices =

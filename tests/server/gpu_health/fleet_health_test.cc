@@ -151,5 +151,30 @@ TEST_F(FleetHealthTest, ANightWithTooFewGpusOfTheModelJudgesNothing) {
       << health.reason();
 }
 
+// A counter job (server/analysis/counter_plan.h) measures a judged run's cases again with the
+// counter pass: evidence for explanations, not one more night of its GPU.
+TEST_F(FleetHealthTest, ACounterJobsRunIsNotOneOfItsGpusRuns) {
+  TwoCleanNights();
+  CleanNight();
+  const int64_t judged = Sql("SELECT max(id) FROM run WHERE device_uuid = $1", Gpu(0))
+                             .at(0).at(0).as<int64_t>();
+  RunOptions options = OnDevice(Gpu(0));
+  options.job_id = Sql("INSERT INTO job (spec, state, max_attempts, labels) VALUES ('{}',"
+                       " 'SUCCEEDED', 1, jsonb_build_object('warpwatch.counters_for_run', $1::text))"
+                       " RETURNING id",
+                       std::to_string(judged))
+                       .at(0).at(0).as<int64_t>();
+  AddRun({Copy(1e-4 * 1.3)}, options);  // its clocks or times say nothing of the GPU
+  ASSERT_EQ(AnalyzeAll(), 1);
+  gpu_health::HistoryQuery query;
+  query.device_uuid = Gpu(0);
+  query.since = std::chrono::system_clock::now() - policy_.window;
+  StatusOr<std::vector<gpu_health::GpuHistory>> histories = health_store_->ReadHistories(query);
+  ASSERT_TRUE(histories.ok()) << histories.status().ToString();
+  ASSERT_EQ(histories->size(), 1u);
+  EXPECT_EQ(histories->front().runs.size(), 3u);  // the three nights
+  EXPECT_EQ(histories->front().runs.back().run_id, judged);
+}
+
 }  // namespace
 }  // namespace warpwatch::server::testing
