@@ -70,6 +70,11 @@ struct ElementwiseSpec {
   // callbacks share through a captured shared_ptr. An error fails Setup.
   std::function<Status(LaunchShape* shape)> prepare;
 
+  // Optional, called in Setup after the inputs are allocated and before the output is: the
+  // family's further buffers (a gather's indices), allocated where its measurements always had
+  // them (the order of allocations places buffers in device memory, and a gather's time moved by
+  // 0.7 % when its indices were allocated after the output instead of before).
+  std::function<Status()> allocate_more;
   // Optional, called at the end of Setup once the buffers are filled (before Setup waits): the
   // family's own resources that need them (a texture object over the input, a scratch buffer, a
   // memory pool), held in state the callbacks share through a captured shared_ptr.
@@ -117,6 +122,7 @@ class ElementwiseCase : public Case {
       const std::string name = s_.inputs == 1 ? s_.in_name : s_.in_name + " " + std::to_string(k);
       RETURN_IF_ERROR(d_in_[k].Allocate(s_.in_count, s_.key + " " + name));
     }
+    if (s_.allocate_more) RETURN_IF_ERROR(s_.allocate_more());
     RETURN_IF_ERROR(d_out_.Allocate(s_.out_count, s_.key + " output"));
     for (int k = 0; k < s_.inputs; ++k) {
       DeviceBuffer<In>& d = d_in_[static_cast<size_t>(k)];

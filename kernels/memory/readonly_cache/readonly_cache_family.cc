@@ -1,6 +1,6 @@
 // memory.readonly_cache: variants, axes and launch on the elementwise template; the gather's index
-// buffer and the texture object are made once the input is filled (finish_setup). The kernels are
-// in readonly_cache_kernels.cu.
+// buffer is allocated between input and output (allocate_more), filled with the texture object
+// made once the input is filled (finish_setup). The kernels are in readonly_cache_kernels.cu.
 #include <memory>
 #include <string>
 #include <utility>
@@ -61,9 +61,12 @@ class ReadonlyCacheFamily : public Family {
     ElementwiseSpec<float, float> s;
     s.key = p.key;
     s.in_count = s.out_count = static_cast<size_t>(n);
-    s.finish_setup = [state, path, n, key](const ElementwiseArgs<float, float>& a,
-                                           cudaStream_t stream) -> Status {
-      RETURN_IF_ERROR(state->d_idx.Allocate(static_cast<size_t>(n), key + " indices"));
+    // The indices between the input and the output, as the family has always allocated them.
+    s.allocate_more = [state, n, key] {
+      return state->d_idx.Allocate(static_cast<size_t>(n), key + " indices");
+    };
+    s.finish_setup = [state, path, n](const ElementwiseArgs<float, float>& a,
+                                      cudaStream_t stream) -> Status {
       RETURN_IF_ERROR(FillReadonlyIndices(state->d_idx.get(), n, kIndexSeed, stream));
       if (path == ReadonlyPath::kTexture) {
         ASSIGN_OR_RETURN(state->texture, MakeReadonlyTexture(a.d_in[0], n));
