@@ -139,7 +139,8 @@ TEST_F(LinkVerdictTest, ARunWithItsLinksCheckedHasTheInterconnectNormal) {
   EXPECT_TRUE(interconnect) << health.DebugString();
   history_.runs[0].links_checked = 0;  // one GPU, or no NVML: not looked at
   interconnect = false;
-  for (int s : Decide().normal()) interconnect |= s == v1::GPU_SUBSYSTEM_INTERCONNECT;
+  const v1::GpuHealth unchecked = Decide();  // kept: normal() refers into it
+  for (int s : unchecked.normal()) interconnect |= s == v1::GPU_SUBSYSTEM_INTERCONNECT;
   EXPECT_FALSE(interconnect);
 }
 
