@@ -10,6 +10,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "server/gpu_health/gpu_verdict.h"
 #include "server/store/pg_gpu_health_store.h"
@@ -86,7 +88,9 @@ class FleetHealthTest : public RunAnalyzerTest {
     });
   }
 
-  v1::GpuHealth Health(int gpu, TimePoint now = std::chrono::system_clock::now()) {
+  // GPU `gpu`'s history as the verdict reads it at `now` (a failure and an empty one if the store
+  // does not give exactly that GPU's).
+  gpu_health::GpuHistory History(int gpu, TimePoint now = std::chrono::system_clock::now()) {
     gpu_health::HistoryQuery query;
     query.device_uuid = Gpu(gpu);
     query.since = now - policy_.window;
@@ -95,9 +99,13 @@ class FleetHealthTest : public RunAnalyzerTest {
     EXPECT_TRUE(histories.ok()) << histories.status().ToString();
     if (!histories.ok() || histories->size() != 1) {
       ADD_FAILURE() << "no history of " << Gpu(gpu);
-      return v1::GpuHealth();
+      return gpu_health::GpuHistory();
     }
-    return gpu_health::DecideGpuHealth(histories->front(), policy_, now);
+    return std::move(histories->front());
+  }
+
+  v1::GpuHealth Health(int gpu, TimePoint now = std::chrono::system_clock::now()) {
+    return gpu_health::DecideGpuHealth(History(gpu, now), policy_, now);
   }
 
   gpu_health::HealthPolicy policy_;

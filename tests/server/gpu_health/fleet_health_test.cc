@@ -166,14 +166,9 @@ TEST_F(FleetHealthTest, ACounterJobsRunIsNotOneOfItsGpusRuns) {
                        .at(0).at(0).as<int64_t>();
   AddRun({Copy(1e-4 * 1.3)}, options);  // its clocks or times say nothing of the GPU
   ASSERT_EQ(AnalyzeAll(), 1);
-  gpu_health::HistoryQuery query;
-  query.device_uuid = Gpu(0);
-  query.since = std::chrono::system_clock::now() - policy_.window;
-  StatusOr<std::vector<gpu_health::GpuHistory>> histories = health_store_->ReadHistories(query);
-  ASSERT_TRUE(histories.ok()) << histories.status().ToString();
-  ASSERT_EQ(histories->size(), 1u);
-  EXPECT_EQ(histories->front().runs.size(), 3u);  // the three nights
-  EXPECT_EQ(histories->front().runs.back().run_id, judged);
+  const gpu_health::GpuHistory history = History(0);
+  ASSERT_EQ(history.runs.size(), 3u);  // the three nights
+  EXPECT_EQ(history.runs.back().run_id, judged);
 }
 
 }  // namespace

@@ -190,14 +190,9 @@ TEST_F(LinkHealthTest, APairANodeRunFindsSlowerThanTheNodesOtherPairsDegradesIts
 TEST_F(LinkHealthTest, ANodeRunIsNotOneOfItsGpusOwnRuns) {
   CleanNight();
   NodeRun();
-  gpu_health::HistoryQuery query;
-  query.device_uuid = Gpu(0);
-  query.since = std::chrono::system_clock::now() - policy_.window;
-  StatusOr<std::vector<gpu_health::GpuHistory>> histories = health_store_->ReadHistories(query);
-  ASSERT_TRUE(histories.ok()) << histories.status().ToString();
-  ASSERT_EQ(histories->size(), 1u);
-  ASSERT_EQ(histories->front().runs.size(), 1u);  // the nightly run only
-  EXPECT_EQ(histories->front().runs[0].night_devices, kDevices);
+  const gpu_health::GpuHistory history = History(0);
+  ASSERT_EQ(history.runs.size(), 1u);  // the nightly run only
+  EXPECT_EQ(history.runs[0].night_devices, kDevices);
   EXPECT_EQ(Sql("SELECT count(*) FROM gpu_health_run WHERE node_run").at(0).at(0).as<int>(), 1);
 }
 
