@@ -13,24 +13,6 @@ namespace warpwatch::server::detail {
 namespace {
 
 using analysis::RunCase;
-using analysis::SeriesPoint;
-
-// Columns of a RunPoint without samples, in the order AnalysisPointFromRow reads them from `first`.
-constexpr const char* kPointColumns =
-    "r.id, r.device_uuid, m.status, m.verified, m.throttled_fraction, m.median_seconds,"
-    " m.median_sm_clock_mhz";
-
-detect::RunPoint AnalysisPointFromRow(const pqxx::row& row, int first) {
-  detect::RunPoint p;
-  p.run_id = row[first].as<int64_t>();
-  p.device_uuid = row[first + 1].as<std::string>();
-  p.ok = row[first + 2].as<std::string>() == "OK";
-  p.verified = row[first + 3].as<bool>();
-  p.throttled_fraction = row[first + 4].as<double>();
-  p.median_seconds = row[first + 5].as<double>();
-  p.sm_clock_mhz = row[first + 6].as<double>();
-  return p;
-}
 
 std::vector<std::string> Split(const std::string& literal) {
   std::vector<std::string> out;
@@ -64,6 +46,18 @@ std::map<std::string, int64_t> ParseParams(const std::string& text) {
 }
 
 }  // namespace
+
+detect::RunPoint AnalysisPointFromRow(const pqxx::row& row, int first) {
+  detect::RunPoint p;
+  p.run_id = row[first].as<int64_t>();
+  p.device_uuid = row[first + 1].as<std::string>();
+  p.ok = row[first + 2].as<std::string>() == "OK";
+  p.verified = row[first + 3].as<bool>();
+  p.throttled_fraction = row[first + 4].as<double>();
+  p.median_seconds = row[first + 5].as<double>();
+  p.sm_clock_mhz = row[first + 6].as<double>();
+  return p;
+}
 
 // Runs whose points may serve as history: finished well, of the same history (an upload is
 // compared only with its uploader's uploads unless an admin put it in the fleet's), and not a
@@ -140,73 +134,6 @@ Status PgAnalysisTx::LockSeries(const std::vector<analysis::SeriesKey>& keys) {
         " FROM unnest($1::text[]) k ORDER BY h) ordered",
         TextArrayLiteral(texts));
     return OkStatus();
-  });
-}
-
-StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeries(
-    const std::vector<std::string>& series_ids, const std::string& device_uuid, size_t newest,
-    double max_throttled_fraction) {
-  using Result = std::map<std::string, std::vector<SeriesPoint>>;
-  return GuardPg<StatusOr<Result>>("LoadSeries", [&]() -> StatusOr<Result> {
-    // `cand`: each series' newest `newest` good points by run id, walking the series index
-    // ((series_id, run_id), or (series_id, device_uuid, run_id) for one GPU) backwards, so a call
-    // reads about `newest` points per series, not the whole series. The newest by start can
-    // differ only by runs that started no earlier than a series' oldest candidate yet have a
-    // lower id than all its candidates (a run uploaded late): `late` adds those, found through
-    // the runs that started since the oldest candidate of any full series (run_started_idx,
-    // run_device_uuid_idx), and the ranking below keeps the newest `newest` by start of both.
-    // A series with fewer candidates than `newest` has all its points among them.
-    // `eligible`: the point may serve as a baseline: not at the level of a finding still standing
-    // (or closed by a fix or a return: those runs were abnormal), and not older than the GPU's
-    // newest accepted level of the series (analysis_store.h).
-    const std::string point_columns =
-        std::string("m.series_id, m.id AS mid, r.started_at, ") + kPointColumns;
-    const std::string device_filter =
-        " ($2::text = '' OR (m.device_uuid = $2::text AND r.device_uuid = $2::text))";
-    pqxx::result rows = tx_.exec_params(
-        "WITH cand AS MATERIALIZED (SELECT x.* FROM unnest($1::text[]) AS s(series_id)"
-        "  CROSS JOIN LATERAL (SELECT " +
-            point_columns +
-            "  FROM measurement m JOIN run r ON r.id = m.run_id"
-            "  WHERE m.series_id = s.series_id AND" +
-            device_filter + " AND" + HistoryRun(5) + " AND" + GoodPoint(3) +
-            "  ORDER BY m.run_id DESC LIMIT $4) x),"
-            " full_series AS MATERIALIZED (SELECT series_id, min(started_at) AS oldest,"
-            "  min(id) AS lowest FROM cand GROUP BY series_id HAVING count(*) >= $4),"
-            " late AS (SELECT " +
-            point_columns +
-            "  FROM run r JOIN measurement m ON m.run_id = r.id"
-            "  JOIN full_series f ON f.series_id = m.series_id"
-            "  WHERE r.started_at >= (SELECT min(oldest) FROM full_series)"
-            "  AND r.id < (SELECT max(lowest) FROM full_series)"
-            "  AND r.started_at >= f.oldest AND r.id < f.lowest AND" +
-            device_filter + " AND" + HistoryRun(5) + " AND" + GoodPoint(3) +
-            "),"
-            " ranked AS (SELECT p.*, row_number() OVER (PARTITION BY p.series_id"
-            "  ORDER BY p.started_at DESC, p.id DESC) AS k"
-            "  FROM (SELECT * FROM cand UNION ALL SELECT * FROM late) p)"
-            " SELECT t.series_id, t.id, t.device_uuid, t.status, t.verified,"
-            " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, " +
-            MicrosSql("t.started_at") +
-            ", NOT EXISTS (SELECT 1 FROM regression_run rr JOIN regression g"
-            "   ON g.id = rr.regression_id WHERE rr.run_id = t.id AND rr.measurement_id = t.mid"
-            "   AND g.state NOT IN ('ACCEPTED', 'NOISE', 'DISMISSED'))"
-            " AND t.started_at >= coalesce((SELECT max(fr.started_at) FROM regression g"
-            "   JOIN run fr ON fr.id = g.run_id WHERE g.series_id = t.series_id"
-            "   AND g.device_uuid = t.device_uuid AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
-            "   AND g.state = 'ACCEPTED'), '-infinity'::timestamptz)"
-            " FROM ranked t WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
-        TextArrayLiteral(series_ids), device_uuid, max_throttled_fraction,
-        static_cast<int64_t>(newest), run_.history_owner);
-    Result out;
-    for (const pqxx::row& row : rows) {
-      SeriesPoint p;
-      p.point = AnalysisPointFromRow(row, 1);
-      p.started_at_micros = row[8].as<int64_t>();
-      p.baseline_eligible = row[9].as<bool>();
-      out[row[0].as<std::string>()].push_back(std::move(p));
-    }
-    return out;
   });
 }
 

@@ -31,7 +31,8 @@ struct PoolOptions {
 // already names one. libpq treats values below 2 as 2.
 std::string WithConnectTimeout(const std::string& url, int seconds);
 
-// Thread-safe. Connections are opened lazily, up to max_size, and reused. A connection returned
+// Thread-safe. Connections are opened lazily, up to max_size, and reused; each runs with
+// PostgreSQL's JIT off and, when set, the pool's statement_timeout. A connection returned
 // as broken is closed; the pool opens a new one when next needed, so it heals by itself after the
 // database comes back.
 class ConnectionPool {

@@ -97,6 +97,13 @@ std::string OptionalDouble(const std::optional<double>& v);
 std::string GoodPoint(int n);
 std::string HistoryRun(int owner);
 
+// Columns of a RunPoint without samples (run `r`, measurement `m`), in the order
+// AnalysisPointFromRow reads them from column `first`.
+inline constexpr const char* kPointColumns =
+    "r.id, r.device_uuid, m.status, m.verified, m.throttled_fraction, m.median_seconds,"
+    " m.median_sm_clock_mhz";
+detect::RunPoint AnalysisPointFromRow(const pqxx::row& row, int first);
+
 // Elements of a one-dimensional PostgreSQL array literal of numbers ("{1,2.5,NaN}").
 std::vector<double> ParseDoubleArray(const std::string& literal);
 std::vector<int64_t> ParseBigintArray(const std::string& literal);
