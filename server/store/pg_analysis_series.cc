@@ -104,18 +104,27 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
             "),"
             " ranked AS (SELECT p.*, row_number() OVER (PARTITION BY p.series_id"
             "  ORDER BY p.started_at DESC, p.id DESC) AS k"
-            "  FROM (SELECT * FROM cand UNION ALL SELECT * FROM late) p)"
+            "  FROM (SELECT * FROM cand UNION ALL SELECT * FROM late) p),"
+            // The series' findings, read once (regression_series_device_idx), not per point.
+            " level AS MATERIALIZED (SELECT DISTINCT rr.run_id, g.series_id FROM regression g"
+            "  JOIN regression_run rr ON rr.regression_id = g.id"
+            "  WHERE g.series_id = ANY($1::text[]) AND ($2::text = '' OR g.device_uuid = $2::text)"
+            "  AND rr.measurement_id IS NOT NULL"
+            "  AND g.state NOT IN ('ACCEPTED', 'NOISE', 'DISMISSED')),"
+            " accepted AS MATERIALIZED (SELECT g.series_id, g.device_uuid,"
+            "  max(fr.started_at) AS since FROM regression g JOIN run fr ON fr.id = g.run_id"
+            "  WHERE g.series_id = ANY($1::text[]) AND ($2::text = '' OR g.device_uuid = $2::text)"
+            "  AND g.kind IN ('REGRESSION', 'IMPROVEMENT') AND g.state = 'ACCEPTED'"
+            "  GROUP BY g.series_id, g.device_uuid)"
             " SELECT t.series_id, t.id, t.device_uuid, t.status, t.verified,"
             " t.throttled_fraction, t.median_seconds, t.median_sm_clock_mhz, " +
             MicrosSql("t.started_at") +
-            ", NOT EXISTS (SELECT 1 FROM regression_run rr JOIN regression g"
-            "   ON g.id = rr.regression_id WHERE rr.run_id = t.id AND rr.measurement_id IS NOT NULL"
-            "   AND g.series_id = t.series_id AND g.state NOT IN ('ACCEPTED', 'NOISE', 'DISMISSED'))"
-            " AND t.started_at >= coalesce((SELECT max(fr.started_at) FROM regression g"
-            "   JOIN run fr ON fr.id = g.run_id WHERE g.series_id = t.series_id"
-            "   AND g.device_uuid = t.device_uuid AND g.kind IN ('REGRESSION', 'IMPROVEMENT')"
-            "   AND g.state = 'ACCEPTED'), '-infinity'::timestamptz)"
-            " FROM ranked t WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
+            ", NOT EXISTS (SELECT 1 FROM level l WHERE l.run_id = t.id"
+            "   AND l.series_id = t.series_id)"
+            " AND t.started_at >= coalesce(a.since, '-infinity'::timestamptz)"
+            " FROM ranked t LEFT JOIN accepted a ON a.series_id = t.series_id"
+            "  AND a.device_uuid = t.device_uuid"
+            " WHERE t.k <= $4 ORDER BY t.series_id, t.started_at, t.id",
         TextArrayLiteral(series_ids), device_uuid, max_throttled_fraction,
         static_cast<int64_t>(newest), run_.history_owner, run_.gpu_model);
     Result out;
