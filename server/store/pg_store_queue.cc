@@ -98,8 +98,25 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
     // The queue's order holds for both kinds: a node job at the head of what this worker may take
     // drains the worker (its GPUs start nothing queued after it; jobs already running finish), so
     // GPU jobs arriving behind it cannot starve it; GPU jobs queued before it (by priority, then
-    // age) run first, so it cannot starve them. The worker's last GPU to go idle claims it.
+    // age) run first, so it cannot starve them.
     if (node_job && !worker_idle) return Result();
+    // A node job runs as its node's GPU: the one its selector names, else the worker's first GPU
+    // (CUDA ordinal, then UUID) of its selector's model, which is the GPU a schedule's fan-out
+    // pins. Only that GPU's claim leases it, so the run, its series and its environment belong
+    // to the same GPU every night, whichever GPU went idle last. The others stay drained; the
+    // node's GPU, parked in its long poll, takes it at its next poll (AcquireJob's wait at the
+    // most: waking it here would wake every parked GPU of the worker, and would keep waking them
+    // while the node's GPU does not poll).
+    if (node_job) {
+      pqxx::result own = tx.exec_params(
+          "SELECT d.uuid FROM job j JOIN device d ON d.worker_id = $2"
+          " WHERE j.id = $1"
+          "   AND (j.selector_gpu_model = '' OR d.name LIKE ww_glob_to_like(j.selector_gpu_model))"
+          "   AND (j.selector_gpu_uuid = '' OR j.selector_gpu_uuid = d.uuid)"
+          " ORDER BY d.device_index, d.uuid LIMIT 1",
+          job_id, worker_id);
+      if (own.empty() || own[0][0].as<std::string>() != device_uuid) return Result();
+    }
     const int64_t run_id =
         tx.exec_params(
               "INSERT INTO run (job_id, worker_id, device_uuid, device_name, state, labels)"

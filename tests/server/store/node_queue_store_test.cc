@@ -1,7 +1,8 @@
 // Node jobs (JobSpec.node_scoped) in the PostgreSQL store's queue, on a 4-GPU worker: a node job
 // leases every GPU of the worker or none (never half), GPU jobs queued before it run first, GPU
-// jobs queued after it wait until it ran (neither kind starves the other), and while it runs the
-// worker's other GPUs claim nothing.
+// jobs queued after it wait until it ran (neither kind starves the other), while it runs the
+// worker's other GPUs claim nothing, and it always runs as the node's first GPU (its run, series
+// and environment are that GPU's every night).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -43,10 +44,12 @@ class NodeQueueStoreTest : public StoreTest {
   std::string worker_;
 };
 
-TEST_F(NodeQueueStoreTest, AnIdleWorkersFirstClaimLeasesTheNodeJobAndTheOtherGpusGetNothing) {
+TEST_F(NodeQueueStoreTest, AnIdleWorkersFirstGpuLeasesTheNodeJobAndTheOtherGpusGetNothing) {
   const v1::Job node = EnqueueNode();
   const v1::Job gpu_job = Enqueue();
-  std::optional<Lease> lease = Claim(worker_, "GPU-2");
+  // Another GPU of the idle worker polls first: it is not the node's GPU, and it drains.
+  EXPECT_FALSE(Claim(worker_, "GPU-2").has_value());
+  std::optional<Lease> lease = Claim(worker_, "GPU-0");
   ASSERT_TRUE(lease.has_value());
   EXPECT_EQ(lease->job.id(), node.id());
   EXPECT_TRUE(lease->job.spec().node_scoped());
@@ -77,7 +80,8 @@ TEST_F(NodeQueueStoreTest, GpuJobsQueuedBeforeTheNodeJobRunFirstThenTheWorkerDra
   Finish(*a);
   EXPECT_FALSE(Claim(worker_, "GPU-0").has_value()) << "GPU-1 still runs early2: not half";
   Finish(*b);
-  std::optional<Lease> n = Claim(worker_, "GPU-1");
+  EXPECT_FALSE(Claim(worker_, "GPU-1").has_value()) << "idle now, but the node's GPU is GPU-0";
+  std::optional<Lease> n = Claim(worker_, "GPU-0");
   ASSERT_TRUE(n.has_value());
   EXPECT_EQ(n->job.id(), node.id());
   Finish(*n);
@@ -99,15 +103,15 @@ TEST_F(NodeQueueStoreTest, AHigherPriorityGpuJobStillRunsBeforeAWaitingNodeJob) 
   EXPECT_EQ(n->job.id(), node.id());
 }
 
-// A schedule pins a node job to the node's first GPU (selector gpu_uuid): every GPU of that worker
-// still drains for it, and whichever goes idle last leases it.
+// A node job pinned to one GPU (selector gpu_uuid): every GPU of that worker drains for it, and the
+// pinned GPU leases it, whichever goes idle last.
 TEST_F(NodeQueueStoreTest, ANodeJobPinnedToOneGpuDrainsEveryGpuOfItsWorker) {
   const v1::Job early = Enqueue();
   const v1::Job node = Enqueue([](v1::JobSpec& s) {
     s.clear_families();
     s.add_families("interconnect.nccl");
     s.set_node_scoped(true);
-    s.mutable_selector()->set_gpu_uuid("GPU-0");
+    s.mutable_selector()->set_gpu_uuid("GPU-2");
   });
   const v1::Job late = Enqueue();
   std::optional<Lease> a = Claim(worker_, "GPU-0");
@@ -115,7 +119,8 @@ TEST_F(NodeQueueStoreTest, ANodeJobPinnedToOneGpuDrainsEveryGpuOfItsWorker) {
   EXPECT_EQ(a->job.id(), early.id());
   EXPECT_FALSE(Claim(worker_, "GPU-1").has_value()) << "GPU-1 must drain, not take the later job";
   Finish(*a);
-  std::optional<Lease> n = Claim(worker_, "GPU-3");
+  EXPECT_FALSE(Claim(worker_, "GPU-0").has_value()) << "the node job is GPU-2's";
+  std::optional<Lease> n = Claim(worker_, "GPU-2");
   ASSERT_TRUE(n.has_value());
   EXPECT_EQ(n->job.id(), node.id());
   EXPECT_FALSE(Claim(worker_, "GPU-0").has_value());
@@ -141,6 +146,43 @@ TEST_F(NodeQueueStoreTest, ANodeJobOfAnotherWorkerDoesNotDrainThisOne) {
   std::optional<Lease> there = Claim(other, "GPU-other");
   ASSERT_TRUE(there.has_value());
   EXPECT_TRUE(there->job.spec().node_scoped());
+}
+
+// The node's GPU is the first by CUDA ordinal, not by UUID; its run is that GPU's, night after
+// night, whichever GPU of the worker was the last to go idle.
+TEST_F(NodeQueueStoreTest, ANodeJobsRunIsTheNodesFirstGpusEveryNightWhicheverWentIdleLast) {
+  std::vector<v1::Device> devices;
+  for (int i = 0; i < 4; ++i) {
+    v1::Device d = MakeDevice("GPU-n" + std::to_string(3 - i), "NVIDIA H100");
+    d.set_index(i);  // GPU-n3 is ordinal 0
+    devices.push_back(d);
+  }
+  const std::string node_worker = Register(devices);
+  for (const std::string last_idle : {"GPU-n0", "GPU-n2"}) {
+    SCOPED_TRACE(last_idle);
+    const v1::Job busy = Enqueue([&](v1::JobSpec& s) {
+      s.mutable_selector()->set_gpu_uuid(last_idle);
+    });
+    const v1::Job node = Enqueue([](v1::JobSpec& s) {
+      s.clear_families();
+      s.add_families("interconnect.nccl");
+      s.set_node_scoped(true);
+      s.mutable_selector()->set_gpu_model("NVIDIA H100");
+    });
+    std::optional<Lease> b = Claim(node_worker, last_idle);
+    ASSERT_TRUE(b.has_value());
+    EXPECT_EQ(b->job.id(), busy.id());
+    ASSERT_OK(store_->FinishJob(node_worker, b->job.id(), b->run_id, v1::JOB_OUTCOME_SUCCEEDED, "")
+                  .status());
+    EXPECT_FALSE(Claim(node_worker, last_idle).has_value());
+    std::optional<Lease> n = Claim(node_worker, "GPU-n3");
+    ASSERT_TRUE(n.has_value());
+    EXPECT_EQ(n->job.id(), node.id());
+    ASSERT_OK_AND_ASSIGN(v1::Run run, store_->GetRun(n->run_id));
+    EXPECT_EQ(run.environment().device().uuid(), "GPU-n3");
+    ASSERT_OK(store_->FinishJob(node_worker, n->job.id(), n->run_id, v1::JOB_OUTCOME_SUCCEEDED, "")
+                  .status());
+  }
 }
 
 // Every GPU of the worker claims at once, again and again, over a queue of node and GPU jobs: at
@@ -185,8 +227,9 @@ TEST_F(NodeQueueStoreTest, ConcurrentClaimsNeverLeaseHalfANode) {
         const bool is_node = node_ids.count(lease.job.id()) > 0;
         {
           std::lock_guard<std::mutex> lock(mu);
-          // A node job must find the worker empty; a GPU job must find no node job running.
-          if (is_node && !running.empty()) ++violations;
+          // A node job must find the worker empty and run as the node's GPU; a GPU job must
+          // find no node job running.
+          if (is_node && (!running.empty() || gpu != "GPU-0")) ++violations;
           for (int64_t id : running) {
             if (node_ids.count(id) > 0) ++violations;
           }
