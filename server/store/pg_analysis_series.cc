@@ -24,32 +24,31 @@ StatusOr<std::map<std::string, std::vector<SeriesPoint>>> PgAnalysisTx::LoadSeri
     double max_throttled_fraction) {
   using Result = std::map<std::string, std::vector<SeriesPoint>>;
   return GuardPg<StatusOr<Result>>("LoadSeries", [&]() -> StatusOr<Result> {
-    // `cand`: each series' newest `newest` good points by run id. Read in two parts:
+    // `cand`: each series' newest `newest` good points by run id, in two parts:
     // - `near`: the points of runs at or above `bound` (run_device_id_idx / run_device_name_id_idx,
-    //   migration 0023), the series index ((series_id, device_uuid, run_id), or (series_id,
-    //   run_id) for a model) index-only: the partitions below the bound are pruned, the runs'
-    //   eligibility is one hash of `hist` (at most 2 x `newest` runs) instead of a probe of `run`
-    //   per point, and no heap page of `measurement` is read. A series with `newest` points there
-    //   has exactly its newest `newest` among them (every point below the bound is older by id).
-    // - `far`: the series with fewer (new series, or series measured in few of those runs), read
-    //   as before this split: the series index newest first, over every partition, joined to
-    //   `run` per point.
-    // Before the split the one lateral read every partition's points of the series (the planner
-    // expects one row per series, so it appends them all and sorts) and fetched each point's heap
-    // row for its id: 20 s cold, 1.05 s warm for 286 series of one GPU over a year of month
-    // partitions (docs/results/history_scale.md).
+    //   migration 0023), read index-only from the series index ((series_id, device_uuid, run_id),
+    //   or (series_id, run_id) for a model): the partitions below the bound are pruned, and the
+    //   runs' eligibility is one hash of `hist` (at most 2 x `newest` runs), not a probe of `run`
+    //   per point. A series with `newest` points there has exactly its newest `newest` among them
+    //   (every point below the bound is older by id).
+    // - `far`: the series with fewer (new series, or series few of those runs measured), read
+    //   over every partition, joined to `run` per point.
+    // Before the split one lateral did what `far` does for every series, with a heap fetch per
+    // point for its id (the index covers the summary columns, not `id`): 1.9 s against 0.55 s for
+    // 286 series of one GPU over a year of month partitions, warm, without JIT
+    // (docs/results/history_scale.md, 2026-12-04).
     // The newest by start can differ only by runs that started no earlier than a series' oldest
     // candidate yet have a lower id than all its candidates (a run uploaded late): `late` adds
     // those, found through the runs that started since the oldest candidate of any full series
-    // (`late_runs`: run_device_uuid_idx, run_device_name_idx; usually none), each of whose
-    // measurements is then found in its run's partition, and the ranking below keeps the newest
-    // `newest` by start of both. (Joined from the series side instead, PostgreSQL may read each
-    // full series' points in every partition.) A series with fewer candidates than `newest` has all its points among them.
+    // (`late_runs`, usually none; joined from the series side instead, PostgreSQL may read each
+    // full series in every partition), and the ranking keeps the newest `newest` by start of
+    // both. A series with fewer candidates than `newest` has all its points among them.
     // `eligible`: the point may serve as a baseline: not at the level of a finding still standing
     // (or closed by a fix or a return: those runs were abnormal), and not older than the GPU's
     // newest accepted level of the series (analysis_store.h). A finding's run rows name the
-    // measurement of its series in that run (one per run and series), so "this point is at its
-    // level" is its run and series.
+    // measurement of its series in that run (one per run and series), so "this point is at a
+    // finding's level" is its run and series; the series' findings (`level`, `accepted`) are
+    // read once, not per point.
     // The GPU's runs, or its model's for a model read ($2 ''); the parameters are planned as
     // constants, so one side of each OR folds away and the index of the other is used.
     const std::string run_scope =

@@ -36,8 +36,7 @@ class AnalysisSeriesReadTest : public AnalysisTest {
   // LoadSeries as the analysis of a run of `device` calls it ("" reads the GPU model), in a
   // transaction of its own that flushes its statistics, so pg_stat_user_indexes shows which
   // partitions it read.
-  SeriesMap Read(const std::vector<std::string>& series, const std::string& device,
-                 size_t newest) {
+  SeriesMap Read(const std::vector<std::string>& series, const std::string& device, size_t newest) {
     pqxx::connection c(url_);
     pqxx::work tx(c);
     analysis::ClaimedRun run;
@@ -64,8 +63,8 @@ class AnalysisSeriesReadTest : public AnalysisTest {
         .as<int64_t>();
   }
   std::string PartitionOf(int64_t run) {
-    pqxx::result r = Sql(
-        "SELECT name FROM warpwatch_measurement_partitions() WHERE lo <= $1 AND $1 < hi", run);
+    pqxx::result r =
+        Sql("SELECT name FROM warpwatch_measurement_partitions() WHERE lo <= $1 AND $1 < hi", run);
     return r.empty() ? "" : r[0][0].as<std::string>();
   }
 };
@@ -126,11 +125,9 @@ TEST_F(AnalysisSeriesReadTest, APointAtAStandingFindingsLevelIsNotABaseline) {
   ASSERT_EQ(AnalyzeAll(), 10);
   const int64_t slow = AddRun({CaseX(1.2e-4)});
   ASSERT_EQ(AnalyzeAll(), 1);
-  ASSERT_EQ(Sql("SELECT count(*) FROM regression_run WHERE run_id = $1", slow)
-                .at(0)
-                .at(0)
-                .as<int64_t>(),
-            1);
+  ASSERT_EQ(
+      Sql("SELECT count(*) FROM regression_run WHERE run_id = $1", slow).at(0).at(0).as<int64_t>(),
+      1);
   const std::string x = SeriesOf(CaseX());
   SeriesMap read = Read({x}, kDeviceA, 20);
   ASSERT_EQ(read[x].size(), good.size() + 1);
