@@ -177,4 +177,10 @@ pqxx::result AnalysisTest::Sql(const std::string& sql) {
   return r;
 }
 
+std::string AnalysisTest::PartitionOf(int64_t run) {
+  pqxx::result r =
+      Sql("SELECT name FROM warpwatch_measurement_partitions() WHERE lo <= $1 AND $1 < hi", run);
+  return r.empty() ? "" : r[0][0].as<std::string>();
+}
+
 }  // namespace warpwatch::server::testing

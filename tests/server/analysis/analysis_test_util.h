@@ -124,6 +124,9 @@ class AnalysisTest : public StoreTest {
   // afresh from the runs analysed so far (nights of a test are seconds apart).
   void ExpireModelNoise() { Sql("DELETE FROM series_noise WHERE device_uuid = ''"); }
 
+  // The measurement partition holding run `run`'s range ("" when none does: DEFAULT's).
+  std::string PartitionOf(int64_t run);
+
   analysis::AnalysisConfig config_;
   std::unique_ptr<analysis::AnalysisStore> analysis_store_;
   std::unique_ptr<pqxx::connection> conn_;

@@ -62,11 +62,6 @@ class AnalysisSeriesReadTest : public AnalysisTest {
         .at(0)
         .as<int64_t>();
   }
-  std::string PartitionOf(int64_t run) {
-    pqxx::result r =
-        Sql("SELECT name FROM warpwatch_measurement_partitions() WHERE lo <= $1 AND $1 < hi", run);
-    return r.empty() ? "" : r[0][0].as<std::string>();
-  }
 };
 
 TEST_F(AnalysisSeriesReadTest, AFullSeriesIsReadFromThePartitionsOfItsNewestRunsOnly) {

@@ -25,13 +25,6 @@ class PartitionStoreTest : public AnalysisTest {
   int64_t HighestBound() {
     return Count("SELECT max(hi) FROM warpwatch_measurement_partitions()");
   }
-  // The partition holding run `run`'s range ("" when none does).
-  std::string PartitionOf(int64_t run) {
-    pqxx::result r = Sql("SELECT name FROM warpwatch_measurement_partitions()"
-                         " WHERE lo <= $1 AND $1 < hi",
-                         run);
-    return r.empty() ? "" : r[0][0].as<std::string>();
-  }
   // A run of one point at `median` that finished `days` ago.
   int64_t OldRun(double median, int days = 400) {
     Point p;
