@@ -9,6 +9,7 @@
 
 #include "common/series/comparable_series.h"
 #include "server/store/detail/conversions.h"
+#include "server/store/detail/generic_plan.h"
 #include "server/store/detail/measurement_row.h"
 #include "server/store/detail/pg_store_impl.h"
 #include "server/store/detail/regression_row.h"
@@ -123,8 +124,11 @@ StatusOr<v1::Series> PgStore::GetSeries(const SeriesQuery& query) {
     // planner sees which index serves it.
     const std::string device_condition =
         query.device_uuid.empty() ? " AND $2::text = ''" : " AND m.device_uuid = $2";
-    pqxx::result points = tx.exec_params(
-        point_columns + " FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.series_id = $1" +
+    // A generic plan, prepared once per connection (detail/generic_plan.h): planning this read
+    // over every partition took 4.1 of its 10 ms a call on a year of month partitions; its plan
+    // is the same for every series, device and range (the range is a filter on the run).
+    pqxx::result points = ExecGenericPlan(
+        tx, point_columns + " FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.series_id = $1" +
             device_condition + in_range + " ORDER BY m.run_id DESC LIMIT $7",
         series.series_id(), query.device_uuid, has_start, start_us, has_end, end_us, limit);
     std::vector<v1::SeriesPoint> fine;
