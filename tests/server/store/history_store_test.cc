@@ -277,6 +277,41 @@ TEST_F(HistoryTest, GetSeriesOfOneDeviceTakesItsModelAndItsOwnChangePoints) {
   EXPECT_EQ(series.regressions_size(), 2);
 }
 
+TEST_F(HistoryTest, GetSeriesKeepsItsRangeAndTakesAnyTextOnItsPlannedOnceRead) {
+  // The point read is one prepared statement per connection run with its generic plan
+  // (pg_store_series.cc): the range still filters on the same pooled connection call after call,
+  // and quotes in a key are text, not SQL.
+  MakeRun("GPU-a", kH100, {MakePoint("reduce", "tree", 1024, 1.0e-3)});
+  MakeRun("GPU-a", kH100, {MakePoint("reduce", "tree", 1024, 1.1e-3)});
+  SeriesQuery q;
+  q.case_canonical = "reduce/tree?n=1024";
+  q.device_uuid = "GPU-a";
+  for (int call = 0; call < 7; ++call) {  // past PostgreSQL's five custom plans, both forms
+    q.range = v1::TimeRange();
+    ASSERT_OK_AND_ASSIGN(v1::Series all, store_->GetSeries(q));
+    EXPECT_EQ(all.points_size(), 2);
+    q.range.mutable_end()->set_seconds(1);  // 1970: before every run
+    ASSERT_OK_AND_ASSIGN(v1::Series none, store_->GetSeries(q));
+    EXPECT_EQ(none.points_size(), 0);
+    q.range.mutable_start()->set_seconds(4102444800);  // 2100: after every run
+    q.range.clear_end();
+    ASSERT_OK_AND_ASSIGN(none, store_->GetSeries(q));
+    EXPECT_EQ(none.points_size(), 0);
+  }
+  q.range = v1::TimeRange();
+  q.case_canonical = "reduce/tree?n=1024'); DROP TABLE run; --\\'";
+  ASSERT_OK_AND_ASSIGN(v1::Series hostile, store_->GetSeries(q));
+  EXPECT_EQ(hostile.points_size(), 0);
+  q.device_uuid = "";
+  q.gpu_model = std::string(kH100) + "'\\";
+  ASSERT_OK_AND_ASSIGN(hostile, store_->GetSeries(q));
+  EXPECT_EQ(hostile.points_size(), 0);
+  q.case_canonical = "reduce/tree?n=1024";
+  q.gpu_model = kH100;
+  ASSERT_OK_AND_ASSIGN(v1::Series after, store_->GetSeries(q));
+  EXPECT_EQ(after.points_size(), 2);  // the run table is still there
+}
+
 TEST_F(HistoryTest, GetSeriesRefusesADeviceOfAnotherModelAndAnUnknownDevice) {
   MakeRun("GPU-a", kH100, {MakePoint("reduce", "tree", 1024, 1.0e-3)});
   SeriesQuery q;
