@@ -28,10 +28,10 @@ struct CaseOutlier {
 // none, a worse PCIe path) than the pair's reference: the best the pair was seen with by any run
 // of either GPU since the newer of their REPAIRED marks (link_check.h).
 struct LinkLoss {
-  int gpu_index = 0;        // this GPU's CUDA ordinal in the run's process
-  int peer_index = 0;       // the other GPU's
+  int gpu_index = 0;   // this GPU's CUDA ordinal in the run's process
+  int peer_index = 0;  // the other GPU's
   std::string peer_uuid;
-  std::string path;         // nvidia-smi topo -m's word now ("NV17", "SYS")
+  std::string path;  // nvidia-smi topo -m's word now ("NV17", "SYS")
   int nvlinks = 0;
   std::string reference_path;  // and what the pair was seen with ("NV18")
   int reference_nvlinks = 0;
@@ -45,7 +45,7 @@ struct RunSummary {
   double sm_clock_mhz = 0;        // median over its OK cases; 0 = unknown
   double night_sm_clock_mhz = 0;  // median of its night's runs' clocks
   double throttled_share = 0;
-  double night_throttled_share = 0;   // median over its night's runs
+  double night_throttled_share = 0;  // median over its night's runs
   // What the fleet view compared with same-night peers: the run's cases it judged (the case's
   // noise model known, enough good devices, this run's point good) and their families. The
   // fleet view judges a night's early runs during its later runs' analyses, so these grow until
@@ -63,6 +63,12 @@ struct RunSummary {
   // the node runs that followed this run within a day, before the GPU's next run. case_key is
   // DescribeSlowPair's text, family the pair case's.
   std::vector<CaseOutlier> slow_pairs;
+  // The node's collectives (interconnect.nccl) slower than their own history: each node run that
+  // followed this run within a day, before the GPU's next run, and that stands at the level of
+  // an OPEN or ACKNOWLEDGED REGRESSION finding of a collective of at least 1 MiB, counts on every
+  // GPU of the node (the GPUs its gpu_links name). change and z are that run's against the
+  // finding's baseline; case_key describes it (DescribeSlowCollective).
+  std::vector<CaseOutlier> slow_collectives;
 };
 
 struct Mark {

@@ -18,7 +18,8 @@ double PairMedian(std::vector<double> values) {
 
 }  // namespace
 
-std::vector<SlowPair> FindSlowPairs(const std::vector<PairPoint>& points, const PairPolicy& policy) {
+std::vector<SlowPair> FindSlowPairs(const std::vector<PairPoint>& points,
+                                    const PairPolicy& policy) {
   std::map<std::pair<std::string, std::string>, std::vector<const PairPoint*>> groups;
   for (const PairPoint& p : points) {
     if (p.path.empty() || p.bytes < policy.min_bytes || p.median_seconds <= 0) continue;
@@ -35,8 +36,7 @@ std::vector<SlowPair> FindSlowPairs(const std::vector<PairPoint>& points, const 
       const double median = PairMedian(others);
       std::vector<double> deviations;
       for (double v : others) deviations.push_back(std::fabs(v - median));
-      const double sigma =
-          std::max(1.4826 * PairMedian(deviations), policy.min_sigma * median);
+      const double sigma = std::max(1.4826 * PairMedian(deviations), policy.min_sigma * median);
       const double change = p->median_seconds / median - 1;
       const double z = (p->median_seconds - median) / sigma;
       if (change < policy.min_change || z < policy.min_z) continue;
@@ -53,6 +53,14 @@ std::string DescribeSlowPair(const SlowPair& pair) {
   return "GPU" + std::to_string(pair.src) + "->GPU" + std::to_string(pair.dst) + " " + percent +
          " % slower than the node's " + std::to_string(pair.peers) + " other " + pair.path +
          " pairs on " + pair.case_key;
+}
+
+std::string DescribeSlowCollective(const std::string& case_key, double change, int node_gpus,
+                                   int64_t finding_id) {
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%.1f", change * 100);
+  return "the node's " + std::to_string(node_gpus) + " GPUs' " + case_key + " " + percent +
+         " % slower than its own history (finding " + std::to_string(finding_id) + ")";
 }
 
 }  // namespace warpwatch::server::gpu_health

@@ -18,9 +18,9 @@ struct PairPoint {
   std::string group;     // the case without its pair: family, variant and the other axes
   int src = 0;           // CUDA ordinals of the run's process
   int dst = 0;
-  int64_t bytes = 0;     // its `bytes` axis (0: none)
+  int64_t bytes = 0;  // its `bytes` axis (0: none)
   double median_seconds = 0;
-  std::string path;      // how the pair is joined (GpuLink.path, "" unknown)
+  std::string path;  // how the pair is joined (GpuLink.path, "" unknown)
 };
 
 // A pair slower than its node's other pairs of the same path on one case.
@@ -55,6 +55,12 @@ std::vector<SlowPair> FindSlowPairs(const std::vector<PairPoint>& points, const 
 
 // "GPU0->GPU1 28.6 % slower than the node's 11 other NV18 pairs on <case>".
 std::string DescribeSlowPair(const SlowPair& pair);
+
+// A node's collective slower than its own history, as GPU health evidence of each GPU of the node
+// (GpuHistory RunSummary::slow_collectives): "the node's 4 GPUs' <case> 23.4 % slower than its
+// own history (finding 17)". A collective has no pair: it names no link.
+std::string DescribeSlowCollective(const std::string& case_key, double change, int node_gpus,
+                                   int64_t finding_id);
 
 }  // namespace warpwatch::server::gpu_health
 

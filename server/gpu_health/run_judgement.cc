@@ -44,9 +44,14 @@ std::optional<SubsystemSickness> ClockSickness(const RunSummary& run, const Heal
 }
 
 // The interconnect sickness of `run`: its pairs that lost links against the pairs' references,
-// and those a node run found slower than the node's other pairs.
+// those a node run found slower than the node's other pairs, and the node's collectives slower
+// than their own history by collective_min_change or more.
 std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const HealthPolicy& policy) {
-  if (run.link_losses.empty() && run.slow_pairs.empty()) return std::nullopt;
+  std::vector<CaseOutlier> slow = run.slow_pairs;
+  for (const CaseOutlier& c : run.slow_collectives) {
+    if (c.change >= policy.collective_min_change) slow.push_back(c);
+  }
+  if (run.link_losses.empty() && slow.empty()) return std::nullopt;
   SubsystemSickness s;
   s.subsystem = v1::GPU_SUBSYSTEM_INTERCONNECT;
   std::vector<double> shares;
@@ -55,10 +60,10 @@ std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const Healt
     shares.push_back(share);
     s.cases.push_back(CaseOutlier{DescribeLinkLoss(loss), "gpu_links", share, 0});
   }
-  for (const CaseOutlier& pair : run.slow_pairs) {
-    shares.push_back(pair.change);
-    s.cases.push_back(pair);
-    s.max_z = std::max(s.max_z, pair.z);
+  for (const CaseOutlier& c : slow) {
+    shares.push_back(c.change);
+    s.cases.push_back(c);
+    s.max_z = std::max(s.max_z, c.z);
   }
   s.change = JudgementMedian(shares);
   s.min_change = *std::min_element(shares.begin(), shares.end());

@@ -1,8 +1,10 @@
 // File: server/store/pg_gpu_health_pairs.cc
 // A node run's GPU pairs compared with the node's other pairs for the health read (migration
-// 0022, server/gpu_health/pair_check.h).
+// 0022, server/gpu_health/pair_check.h), and the node's collectives that stand slower than their
+// own history.
 #include <algorithm>
 #include <chrono>
+#include <sstream>
 #include <utility>
 
 #include "server/gpu_health/pair_check.h"
@@ -37,6 +39,43 @@ struct RunPairs {
   std::map<std::string, std::string> family;  // case -> family
   std::map<int, std::string> uuid;            // CUDA ordinal -> GPU uuid
 };
+
+// The newest own run of GPU `uuid` (of `gpus`) started at most a day before a node run started at
+// `at` (epoch microseconds): the run a node run's evidence counts on; null when it has none.
+gpu_health::RunSummary* OwnRunOfNodeRun(std::map<std::string, gpu_health::GpuHistory>& gpus,
+                                        const std::string& uuid, int64_t at) {
+  constexpr int64_t kDayMicros = int64_t{24} * 3600 * 1000000;
+  auto g = gpus.find(uuid);
+  if (g == gpus.end()) return nullptr;
+  gpu_health::RunSummary* own = nullptr;
+  for (gpu_health::RunSummary& run : g->second.runs) {  // oldest first
+    const int64_t started =
+        std::chrono::duration_cast<std::chrono::microseconds>(run.started_at.time_since_epoch())
+            .count();
+    if (started <= at && at - started <= kDayMicros) own = &run;
+  }
+  return own;
+}
+
+// The node runs at a standing collective finding's level: the finding, its case and family, the
+// run's change and z against the finding's baseline, when it started, and the GPUs its
+// gpu_links name (comma-separated). A finding's run rows name the measurement of its series in
+// that run, whose `bytes` axis is the collective's size.
+constexpr const char* kCollectiveFindingRuns =
+    "SELECT g.id, g.case_canonical, g.family, rr.change, coalesce(rr.z, 0), "
+    "  coalesce((extract(epoch from h.started_at) * 1000000)::bigint, 0),"
+    "  coalesce((SELECT string_agg(DISTINCT v.u, ',') FROM jsonb_array_elements(CASE"
+    "    WHEN jsonb_typeof(r.environment->'gpu_links') = 'array' THEN r.environment->'gpu_links'"
+    "    ELSE '[]'::jsonb END) e CROSS JOIN LATERAL (VALUES (e->>'src_uuid'), (e->>'dst_uuid'))"
+    "    v(u) WHERE coalesce(v.u, '') <> ''), '')"
+    " FROM regression g JOIN regression_run rr ON rr.regression_id = g.id"
+    " JOIN gpu_health_run h ON h.run_id = rr.run_id AND h.node_run"
+    " JOIN run r ON r.id = rr.run_id"
+    " JOIN measurement m ON m.run_id = rr.run_id AND m.id = rr.measurement_id"
+    " WHERE g.family = 'interconnect.nccl' AND g.kind = 'REGRESSION'"
+    "  AND g.state IN ('OPEN', 'ACKNOWLEDGED')"
+    "  AND h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
+    "  AND coalesce((m.params->>'bytes')::bigint, 0) >= 1048576";
 
 }  // namespace
 
@@ -79,11 +118,11 @@ void LoadSlowPairs(pqxx::work& tx, int64_t since_micros, const std::string& devi
                    std::map<std::string, gpu_health::GpuHistory>& gpus) {
   const std::string sql =
       "SELECT p.case_canonical, p.family, p.src_uuid, p.dst_uuid, p.src_index, p.dst_index,"
-      "  p.path, p.change, p.z, p.peers, " + MicrosSql("h.started_at") +
+      "  p.path, p.change, p.z, p.peers, " +
+      MicrosSql("h.started_at") +
       " FROM gpu_health_pair_slow p JOIN gpu_health_run h ON h.run_id = p.run_id"
       " WHERE h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
       "  AND ($2 = '' OR p.src_uuid = $2 OR p.dst_uuid = $2)";
-  constexpr int64_t kDayMicros = int64_t{24} * 3600 * 1000000;
   for (const auto& row : tx.exec_params(sql, since_micros, device_uuid)) {
     gpu_health::SlowPair s;
     s.case_key = row[0].as<std::string>();
@@ -96,18 +135,29 @@ void LoadSlowPairs(pqxx::work& tx, int64_t since_micros, const std::string& devi
     const int64_t at = row[10].as<int64_t>();
     for (const std::string& uuid : {row[2].as<std::string>(), row[3].as<std::string>()}) {
       if (!device_uuid.empty() && uuid != device_uuid) continue;
-      auto g = gpus.find(uuid);
-      if (g == gpus.end()) continue;
-      gpu_health::RunSummary* own = nullptr;  // newest own run at or before the node run
-      for (gpu_health::RunSummary& run : g->second.runs) {
-        const int64_t started = std::chrono::duration_cast<std::chrono::microseconds>(
-                                    run.started_at.time_since_epoch())
-                                    .count();
-        if (started <= at && at - started <= kDayMicros) own = &run;
-      }
+      gpu_health::RunSummary* own = OwnRunOfNodeRun(gpus, uuid, at);
       if (own == nullptr) continue;
       own->slow_pairs.push_back(gpu_health::CaseOutlier{gpu_health::DescribeSlowPair(s),
                                                         row[1].as<std::string>(), s.change, s.z});
+    }
+  }
+}
+
+void LoadSlowCollectives(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
+                         std::map<std::string, gpu_health::GpuHistory>& gpus) {
+  for (const auto& row : tx.exec_params(kCollectiveFindingRuns, since_micros)) {
+    std::vector<std::string> node;
+    std::stringstream list(row[6].as<std::string>());
+    for (std::string uuid; std::getline(list, uuid, ',');) node.push_back(uuid);
+    const double change = row[3].as<double>();
+    const std::string text = gpu_health::DescribeSlowCollective(
+        row[1].as<std::string>(), change, static_cast<int>(node.size()), row[0].as<int64_t>());
+    for (const std::string& uuid : node) {
+      if (!device_uuid.empty() && uuid != device_uuid) continue;
+      gpu_health::RunSummary* own = OwnRunOfNodeRun(gpus, uuid, row[5].as<int64_t>());
+      if (own == nullptr) continue;
+      own->slow_collectives.push_back(
+          gpu_health::CaseOutlier{text, row[2].as<std::string>(), change, row[4].as<double>()});
     }
   }
 }

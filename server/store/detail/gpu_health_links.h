@@ -42,6 +42,14 @@ void JudgeNewNodeRuns(pqxx::work& tx, const std::vector<int64_t>& run_ids);
 void LoadSlowPairs(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
                    std::map<std::string, gpu_health::GpuHistory>& gpus);
 
+// The node runs since `since_micros` that stand at the level of an OPEN or ACKNOWLEDGED REGRESSION
+// finding of a collective (interconnect.nccl) of at least 1 MiB, each onto the newest own run
+// started at most a day before it of every GPU of `gpus` (all, or `device_uuid`) its gpu_links
+// name (RunSummary::slow_collectives; the verdict applies HealthPolicy::collective_min_change).
+// pg_gpu_health_pairs.cc.
+void LoadSlowCollectives(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
+                         std::map<std::string, gpu_health::GpuHistory>& gpus);
+
 }  // namespace warpwatch::server::detail
 
 #endif  // WARPWATCH_SERVER_STORE_DETAIL_GPU_HEALTH_LINKS_H_

@@ -31,12 +31,12 @@ class LinkHealthTest : public FleetHealthTest {
             it == links_.end() ? std::pair<std::string, int>{"NV18", 18} : it->second;
         // Zeros are left out, as protobuf's JSON writes them (src 0, nvlinks 0).
         links += std::string(links.empty() ? "" : ",") + "{" +
-                 (a == 0 ? "" : "\"src\": " + std::to_string(a) + ", ") + "\"dst\": " +
-                 std::to_string(b) + ", \"src_uuid\": \"" + Gpu(first + a) +
-                 "\", \"dst_uuid\": \"" + Gpu(first + b) + "\", \"path\": \"" + link.first +
-                 "\"" +
-                 (link.second == 0 ? "" : ", \"nvlinks\": " + std::to_string(link.second) +
-                                              ", \"through_nvswitch\": true") +
+                 (a == 0 ? "" : "\"src\": " + std::to_string(a) + ", ") +
+                 "\"dst\": " + std::to_string(b) + ", \"src_uuid\": \"" + Gpu(first + a) +
+                 "\", \"dst_uuid\": \"" + Gpu(first + b) + "\", \"path\": \"" + link.first + "\"" +
+                 (link.second == 0 ? ""
+                                   : ", \"nvlinks\": " + std::to_string(link.second) +
+                                         ", \"through_nvswitch\": true") +
                  ", \"pcie_path\": \"PHB\"}";
       }
     }
@@ -44,9 +44,20 @@ class LinkHealthTest : public FleetHealthTest {
   }
 
   // A node run on GPU 0 (the schedule fan-out's GPU of node 0): 64 MiB peer copies between its
-  // 12 ordered pairs, those of `slow` slower by their factor.
-  void NodeRun(const std::map<std::pair<int, int>, double>& slow = {}) {
+  // 12 ordered pairs, those of `slow` slower by their factor, and a 1 GiB and an 8-byte
+  // all-reduce over the node's 4 GPUs, slower by `all_reduce` and `all_reduce_small`.
+  void NodeRun(const std::map<std::pair<int, int>, double>& slow = {}, double all_reduce = 1,
+               double all_reduce_small = 1) {
     std::vector<Point> points;
+    for (const auto& [bytes, factor] :
+         {std::pair<int64_t, double>{int64_t{1} << 30, all_reduce}, {8, all_reduce_small}}) {
+      Point p;
+      p.family = "interconnect.nccl";
+      p.variant = "all_reduce";
+      p.params = {{"bytes", bytes}};
+      p.median = (bytes > 8 ? 6.0e-3 : 2.0e-5) * factor;
+      points.push_back(p);
+    }
     for (int s = 0; s < 4; ++s) {
       for (int d = 0; d < 4; ++d) {
         if (s == d) continue;
@@ -100,9 +111,8 @@ TEST_F(LinkHealthTest, APairThatLostAnNvlinkDegradesItsTwoGpusAndNoOther) {
     EXPECT_EQ(e.runs(), 2);
     ASSERT_EQ(e.cases_size(), 1);
     const std::string other = gpu == 1 ? "GPU1-GPU2" : "GPU2-GPU1";
-    EXPECT_EQ(e.cases(0).case_key(),
-              other + " NV18 -> NV17 (fewer links than seen before; with " +
-                  Gpu(gpu == 1 ? 2 : 1) + ")");
+    EXPECT_EQ(e.cases(0).case_key(), other + " NV18 -> NV17 (fewer links than seen before; with " +
+                                         Gpu(gpu == 1 ? 2 : 1) + ")");
   }
   // The node's other GPUs checked the same pair in their runs: it is not theirs.
   for (int gpu : {0, 3, 4, 5, 6, 7}) {
@@ -142,8 +152,8 @@ TEST_F(LinkHealthTest, ARepairMakesThePairsLinksAsTheyAreNowItsReference) {
   CleanNight();
   CleanNight();
   ASSERT_EQ(Health(1).state(), v1::GPU_HEALTH_STATE_DEGRADED);
-  ASSERT_TRUE(health_store_->AddMark(Gpu(1), v1::GPU_HEALTH_ACTION_REPAIRED, "admin-a", "reseated")
-                  .ok());
+  ASSERT_TRUE(
+      health_store_->AddMark(Gpu(1), v1::GPU_HEALTH_ACTION_REPAIRED, "admin-a", "reseated").ok());
   CleanNight();
   CleanNight();
   const v1::GpuHealth h = Health(1);
@@ -182,6 +192,73 @@ TEST_F(LinkHealthTest, APairANodeRunFindsSlowerThanTheNodesOtherPairsDegradesIts
     EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
   }
   EXPECT_EQ(Sql("SELECT count(*) FROM gpu_health_pair_slow").at(0).at(0).as<int>(), 2);
+}
+
+// The node's all-reduce of 1 GiB 15 % slower than its own history on two nights: a collective has
+// no pair, so every GPU of the node (the four its gpu_links name) has its interconnect DEGRADED
+// (FAILING from 20 %), GPU 0 included; the other node's GPUs stay HEALTHY. The 8-byte all-reduce,
+// 25 % slower on the same nights, adds nothing (latency, below the 1 MiB the pairs are judged
+// at), nor does an all-reduce 5 % slower (HealthPolicy::collective_min_change, next test).
+TEST_F(LinkHealthTest, ANodesCollectiveSlowerThanItsOwnHistoryDegradesEveryGpuOfTheNode) {
+  for (int night = 0; night < 6; ++night) {  // the detector's 5 baseline runs, and one more
+    CleanNight();
+    NodeRun({}, 1.0 + 0.001 * (night % 2), 1.0 + 0.001 * (night % 2));
+  }
+  for (int night = 0; night < 2; ++night) {
+    CleanNight();
+    NodeRun({}, 1.15, 1.25);
+  }
+  ASSERT_EQ(Count("kind = 'REGRESSION' AND family = 'interconnect.nccl' AND state = 'OPEN'"), 2)
+      << "the detector did not open both collectives' findings";
+  for (int gpu : {0, 1, 2, 3}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_DEGRADED) << Gpu(gpu) << h.DebugString();
+    ASSERT_EQ(h.evidence_size(), 1) << h.DebugString();
+    EXPECT_EQ(h.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_INTERCONNECT);
+    EXPECT_EQ(h.evidence(0).runs(), 2);
+    EXPECT_FALSE(h.evidence(0).failing());
+    ASSERT_EQ(h.evidence(0).cases_size(), 1) << h.DebugString();
+    // 14.9 %: the baseline's runs alternate 1.000 and 1.001.
+    EXPECT_EQ(h.evidence(0).cases(0).case_key().rfind(
+                  "the node's 4 GPUs' interconnect.nccl/all_reduce?bytes=1073741824 14.9 % slower "
+                  "than its own history (finding ",
+                  0),
+              0u)
+        << h.evidence(0).cases(0).case_key();
+  }
+  for (int gpu : {4, 5, 6, 7}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
+    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
+  }
+  // The collective back at its baseline: two clean nights, whose node runs stand at no finding's
+  // level, and the node's GPUs are HEALTHY again.
+  for (int night = 0; night < 2; ++night) {
+    CleanNight();
+    NodeRun();
+  }
+  for (int gpu : {0, 1, 2, 3}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
+  }
+}
+
+TEST_F(LinkHealthTest, ACollectiveFivePercentSlowerThanItsHistoryMarksNoGpu) {
+  for (int night = 0; night < 6; ++night) {  // the detector's 5 baseline runs, and one more
+    CleanNight();
+    NodeRun({}, 1.0 + 0.001 * (night % 2));
+  }
+  for (int night = 0; night < 2; ++night) {
+    CleanNight();
+    NodeRun({}, 1.05);
+  }
+  ASSERT_GE(Count("kind = 'REGRESSION' AND family = 'interconnect.nccl' AND state = 'OPEN'"), 1)
+      << "the detector did not open the collective's finding";
+  for (int gpu : {0, 1, 2, 3}) {
+    const v1::GpuHealth h = Health(gpu);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
+    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
+  }
 }
 
 // A node run is its node's, not one more run of the GPU it ran on: the GPU's own runs and its
