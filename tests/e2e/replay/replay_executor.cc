@@ -37,17 +37,40 @@ std::vector<std::string> RecordedFamilies(const v1::RunResult& recording) {
   return {families.begin(), families.end()};
 }
 
+std::vector<v1::GpuLink> ReplayedGpuLinks(const NodeRecording& node) {
+  std::vector<v1::GpuLink> links;
+  const int gpus = static_cast<int>(node.devices.size());
+  for (v1::GpuLink link : node.recording.environment().gpu_links()) {
+    if (link.src() < 0 || link.dst() < 0 || link.src() >= gpus || link.dst() >= gpus) continue;
+    link.set_src_uuid(node.devices[link.src()].uuid());
+    link.set_dst_uuid(node.devices[link.dst()].uuid());
+    links.push_back(std::move(link));
+  }
+  return links;
+}
+
 ReplayExecutor::ReplayExecutor(const v1::RunResult& recording, v1::Device device,
-                               ReplayOptions options)
+                               ReplayOptions options, const NodeRecording* node)
     : environment_(recording.environment()), options_(options) {
   *environment_.mutable_device() = std::move(device);
   ApplyToEnvironment(options_.change, &environment_);
   char host[256] = {};
   if (::gethostname(host, sizeof(host) - 1) == 0) environment_.set_hostname(host);
-  for (const v1::Measurement& m : recording.measurements()) {
-    v1::Measurement& replayed = by_key_[m.case_().canonical()] = m;
-    ApplyToMeasurement(options_.change, &replayed);
-    families_.insert(m.case_().family());
+  std::vector<const v1::RunResult*> recordings = {&recording};
+  if (node != nullptr) {
+    recordings.push_back(&node->recording);
+    environment_.clear_gpu_links();
+    for (v1::GpuLink& link : ReplayedGpuLinks(*node)) {
+      *environment_.add_gpu_links() = std::move(link);
+    }
+    environment_.set_topology_note(node->recording.environment().topology_note());
+  }
+  for (const v1::RunResult* r : recordings) {
+    for (const v1::Measurement& m : r->measurements()) {
+      v1::Measurement& replayed = by_key_[m.case_().canonical()] = m;
+      ApplyToMeasurement(options_.change, &replayed);
+      families_.insert(m.case_().family());
+    }
   }
 }
 
