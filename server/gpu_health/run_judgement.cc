@@ -76,9 +76,10 @@ std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const Healt
 
 RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
   RunJudgement j;
-  // A lost link needs no peers: the pair is compared with its own best (link_check.h). Without
-  // peers a run is judged on that alone, and only when it shows one: a clean link is not a GPU
-  // seen healthy.
+  // The interconnect needs no peers: a lost link is compared with the pair's own best
+  // (link_check.h), a slow pair with the node's other pairs, a slow collective with its own
+  // history. Without peers a run is judged on that alone, and only when it shows one: a clean
+  // link is not a GPU seen healthy.
   std::optional<SubsystemSickness> links = LinkSickness(run, policy);
   const bool peers = run.night_devices >= policy.min_night_devices;
   if (!peers && !links) {

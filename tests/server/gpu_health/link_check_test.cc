@@ -58,8 +58,8 @@ class LinkVerdictTest : public ::testing::Test {
     return r;
   }
   static void Lose(RunSummary& r, int nvlinks) {
-    r.link_losses.push_back(LinkLoss{1, 2, "GPU-2", nvlinks == 0 ? "SYS" : "NV" +
-                                     std::to_string(nvlinks), nvlinks, "NV18", 18});
+    r.link_losses.push_back(LinkLoss{
+        1, 2, "GPU-2", nvlinks == 0 ? "SYS" : "NV" + std::to_string(nvlinks), nvlinks, "NV18", 18});
   }
   v1::GpuHealth Decide() {
     history_.device_uuid = "GPU-1";
@@ -126,8 +126,33 @@ TEST_F(LinkVerdictTest, ALostLinkIsJudgedWithoutSameNightPeers) {
   ASSERT_EQ(j.sick.size(), 1u);
   EXPECT_EQ(j.sick[0].subsystem, v1::GPU_SUBSYSTEM_INTERCONNECT);
   // Clocks are the night's comparison: not judged without peers, not counted as measured.
-  EXPECT_EQ(j.measured, std::vector<v1::GpuSubsystem>({v1::GPU_SUBSYSTEM_HBM_BANDWIDTH,
-                                                       v1::GPU_SUBSYSTEM_INTERCONNECT}));
+  EXPECT_EQ(j.measured, std::vector<v1::GpuSubsystem>(
+                            {v1::GPU_SUBSYSTEM_HBM_BANDWIDTH, v1::GPU_SUBSYSTEM_INTERCONNECT}));
+}
+
+// A node's collective slower than its own history (RunSummary::slow_collectives) counts from
+// HealthPolicy::collective_min_change (10 %) and, like a lost link, needs no same-night peers; 20 %
+// or more is failing, as for every subsystem.
+TEST_F(LinkVerdictTest, ASlowCollectiveCountsFromTenPercentWithoutSameNightPeers) {
+  auto slow = [this](double change) {
+    RunSummary r = Run(1, /*night_devices=*/2);
+    r.slow_collectives.push_back(
+        CaseOutlier{"the node's 4 GPUs' interconnect.nccl/all_reduce?bytes=1073741824",
+                    "interconnect.nccl", change, 40});
+    return JudgeRun(r, policy_);
+  };
+  EXPECT_FALSE(slow(0.099).judged) << "below 10 %: no evidence, and no peers to judge by";
+  const RunJudgement j = slow(0.10);
+  EXPECT_TRUE(j.judged);
+  EXPECT_EQ(j.level, RunLevel::kDegraded);
+  ASSERT_EQ(j.sick.size(), 1u);
+  EXPECT_EQ(j.sick[0].subsystem, v1::GPU_SUBSYSTEM_INTERCONNECT);
+  EXPECT_FALSE(j.sick[0].failing);
+  EXPECT_EQ(j.sick[0].max_z, 40);
+  const RunJudgement failing = slow(0.20);
+  ASSERT_EQ(failing.sick.size(), 1u);
+  EXPECT_TRUE(failing.sick[0].failing);
+  EXPECT_EQ(failing.level, RunLevel::kFailing);
 }
 
 TEST_F(LinkVerdictTest, ARunWithItsLinksCheckedHasTheInterconnectNormal) {
