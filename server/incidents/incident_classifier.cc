@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "common/catalog/catalog.h"
 #include "server/incidents/incident_key.h"
 
 namespace warpwatch::server::incidents {
@@ -19,6 +20,21 @@ std::string After(const std::string& key, const std::string& prefix) {
 
 std::string Count(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The families of `findings`, comma-separated, when every one is node-scoped (catalog
+// FamilyInfo::node_scoped: a node run measured them, every GPU of the node at once, as its first
+// GPU's run); "" otherwise.
+std::string NodeFamilies(const std::vector<v1::Regression>& findings) {
+  std::set<std::string> families;
+  for (const v1::Regression& f : findings) {
+    const catalog::FamilyInfo* family = catalog::FindFamily(f.case_().family());
+    if (family == nullptr || !family->node_scoped) return "";
+    families.insert(f.case_().family());
+  }
+  std::string list;
+  for (const std::string& family : families) list += (list.empty() ? "" : ", ") + family;
+  return list;
 }
 
 }  // namespace
@@ -105,19 +121,30 @@ Classification Classify(const IncidentView& incident) {
   const std::string gpu = After(key, "gpu:");
   const int others = incident.peers - 1;
   const bool alone = incident.movers <= 1 || incident.movers * 2 < incident.peers;
+  // Node-scoped cases (collectives, GPU pairs) are the node's, filed under its first GPU: the
+  // node moved, and its peers are the other nodes' first GPUs (GPU health names its GPUs).
+  const std::string node_families = NodeFamilies(incident.findings);
+  const bool node = !node_families.empty();
+  const std::string subject =
+      node ? "the node of GPU " + gpu + " (" + node_families + ", every GPU of the node at once)"
+           : "GPU " + gpu;
   if (others >= 1 && alone) {
     c.cause_class = v1::CAUSE_CLASS_ONE_GPU;
-    c.cause = "GPU " + gpu + " moved; " +
-              Count(static_cast<size_t>(others - (incident.movers - 1)), "same-night peer",
-                    "same-night peers") +
-              " of its model did not (" + Count(cases.size(), "case", "cases") + ")";
+    c.cause =
+        subject + " moved; " +
+        Count(static_cast<size_t>(others - (incident.movers - 1)),
+              node ? "other node" : "same-night peer", node ? "other nodes" : "same-night peers") +
+        " of its model did not (" + Count(cases.size(), "case", "cases") + ")";
     return c;
   }
   c.cause_class = v1::CAUSE_CLASS_UNKNOWN;
   if (others < 1) {
-    c.cause = "GPU " + gpu + " moved with nothing recorded differing (" + spread + ")";
+    c.cause = subject + " moved with nothing recorded differing (" + spread + ")";
     c.ruled_out.push_back(
-        "one GPU: no other GPU of the model was measured in the same window to compare with");
+        node ? "one node: no other node of the model was measured in the same window to compare "
+               "with"
+             : "one GPU: no other GPU of the model was measured in the same window to compare "
+               "with");
   } else {
     c.cause = std::to_string(incident.movers) + " of " + std::to_string(incident.peers) +
               " GPUs of the model moved the same way with nothing recorded differing (" + spread +

@@ -40,7 +40,10 @@ struct Classification {
 //   the representative finding's ruled-out lines (software, attributes, clocks) plus one GPU;
 // - "gpu:<gpu>" -> ONE_GPU naming it when it has same-window peers and fewer than half of them
 //   moved the same way with nothing recorded differing (or it moved alone); else UNKNOWN, with
-//   what was ruled out (software, kernel attributes, clocks) and why one GPU was not.
+//   what was ruled out (software, kernel attributes, clocks) and why one GPU was not. When every
+//   finding is of a node-scoped family (a node run's: collectives, GPU pairs), the subject is "the
+//   node of GPU <gpu>" and its peers the other nodes (the class stays ONE_GPU: the proto has no
+//   node class; GPU health names the node's GPUs).
 // The representative finding is the confirmed one with the largest |change| (any when none is).
 Classification Classify(const IncidentView& incident);
 

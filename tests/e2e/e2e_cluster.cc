@@ -139,13 +139,15 @@ Status E2eCluster::StopServer() {
 }
 
 StatusOr<std::unique_ptr<ChildProcess>> E2eCluster::StartWorker(const WorkerOptions& o) {
-  ASSIGN_OR_RETURN(int metrics_port, testing::FreeLoopbackPort());
   std::string log = temp_dir_ + "/worker-" + std::to_string(worker_logs_.size()) + ".log";
   worker_logs_.push_back(log);
+  // /metrics on port 0, one of the kernel's choosing: no test reads a worker's, and a port found
+  // free beforehand can be taken by another test's process before the worker binds it (the
+  // worker then exits "cannot serve metrics on 127.0.0.1:N", seen under a concurrent CI run).
   std::vector<std::string> argv = {WARPWATCH_REPLAY_WORKER_PATH,
                                    "serve",
                                    "--server=ipv4:127.0.0.1:" + std::to_string(port_),
-                                   "--metrics-listen=127.0.0.1:" + std::to_string(metrics_port),
+                                   "--metrics-listen=127.0.0.1:0",
                                    "--acquire-wait-seconds=2",
                                    "--reconnect-initial-seconds=0.05",
                                    "--reconnect-max-seconds=0.5",

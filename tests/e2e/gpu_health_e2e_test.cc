@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/e2e/replay_fleet_test.h"
@@ -24,6 +25,8 @@ class GpuHealthE2eTest : public ReplayFleetTest {
  protected:
   GpuHealthE2eTest()
       : ReplayFleetTest({"memory.coalescing", "instr.arithmetic"}, "GPU-e2e-health-") {}
+  GpuHealthE2eTest(std::vector<std::string> families, std::string uuid_prefix, NodeFleet node)
+      : ReplayFleetTest(std::move(families), std::move(uuid_prefix), std::move(node)) {}
 
   void SetUp() override {
     ReplayFleetTest::SetUp();
@@ -115,6 +118,77 @@ TEST_F(GpuHealthE2eTest, AFleetWideSlowdownOfMemoryDegradesNoGpu) {
   }
   ExpectPeersHealthy(-1, "after two nights of the whole fleet 8 % slower on memory");
   EXPECT_EQ(Sql("SELECT count(*) FROM regression WHERE kind = 'OUTLIER'"), 0);
+}
+
+// Two nodes of four GPUs (two replay workers of --replay-gpus 4), each night the GPU schedule
+// (memory.coalescing on every GPU) and then the node schedule (the NCCL collectives recorded on
+// four H200s, docs/results/multigpu_interconnect/nccl.json, one node job per worker). Node 0's
+// collectives 15 % slower from night 7: the analysis confirms their findings (a confirmation node
+// job), and every GPU of node 0, whose own runs measured nothing slower, has its GPU interconnect
+// DEGRADED after two such nights; node 1's GPUs stay HEALTHY.
+class NodeHealthE2eTest : public GpuHealthE2eTest {
+ protected:
+  NodeHealthE2eTest()
+      : GpuHealthE2eTest({"memory.coalescing"}, "GPU-e2e-node-",
+                         NodeFleet{2,
+                                   std::string(WARPWATCH_SOURCE_DIR) +
+                                       "/docs/results/multigpu_interconnect/nccl.json",
+                                   "interconnect.nccl"}) {}
+
+  void Nights(int n) {
+    for (int i = 0; i < n; ++i) {
+      Night();
+      if (HasFatalFailure()) return;
+      NodeNight();
+      if (HasFatalFailure()) return;
+    }
+  }
+};
+
+TEST_F(NodeHealthE2eTest, ANodesCollectivesSlowerThanTheirHistoryDegradeEveryGpuOfThatNodeOnly) {
+  Nights(kBaselineNights + 1);
+  if (HasFatalFailure()) return;
+  ASSERT_EQ(Sql("SELECT count(*) FROM regression WHERE kind = 'REGRESSION'"), 0)
+      << cluster_->Logs();
+  ASSERT_EQ(Sql("SELECT count(*) FROM gpu_health_run WHERE node_run"), 2 * (kBaselineNights + 1));
+  Restart(0, {"--replay-slowdown=1.15", "--replay-slowdown-families=interconnect.nccl"});
+  if (HasFatalFailure()) return;
+  WaitForDevices();
+  Nights(2);
+  if (HasFatalFailure()) return;
+  EXPECT_GT(Sql("SELECT count(*) FROM regression WHERE kind = 'REGRESSION' AND state = 'OPEN' AND "
+                "family = 'interconnect.nccl' AND device_uuid = '" +
+                Uuid(0) + "'"),
+            0)
+      << cluster_->Logs();
+  EXPECT_EQ(Sql("SELECT count(*) FROM regression WHERE family <> 'interconnect.nccl' OR "
+                "device_uuid <> '" +
+                Uuid(0) + "'"),
+            0)
+      << "only node 0's collectives moved";
+  for (int g = 0; g < GpusPerWorker(); ++g) {
+    const v1::GpuHealth h = Health(g);
+    std::printf("%s: %s\n", Uuid(g).c_str(), h.fingerprint().c_str());
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_DEGRADED) << Uuid(g) << ": " << h.DebugString();
+    ASSERT_EQ(h.evidence_size(), 1) << h.DebugString();
+    EXPECT_EQ(h.evidence(0).subsystem(), v1::GPU_SUBSYSTEM_INTERCONNECT);
+    EXPECT_EQ(h.evidence(0).runs(), 2);
+    EXPECT_NE(h.fingerprint().find("the node's 4 GPUs' interconnect.nccl/"), std::string::npos)
+        << h.fingerprint();
+  }
+  for (int g = GpusPerWorker(); g < kGpus; ++g) {
+    const v1::GpuHealth h = Health(g);
+    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Uuid(g) << ": " << h.fingerprint();
+  }
+  // One incident, and it names the node, not its first GPU: the other node is its peer.
+  EXPECT_EQ(Sql("SELECT count(*) FROM incident"), 1);
+  EXPECT_EQ(Sql("SELECT count(*) FROM incident WHERE cause_class = 'ONE_GPU' AND cause LIKE "
+                "'the node of GPU " +
+                Uuid(0) +
+                " (interconnect.nccl, every GPU of the node at once) moved; 1 other node of "
+                "its model did not (30 cases)'"),
+            1)
+      << cluster_->Logs();
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // File: tests/e2e/replay_fleet_test.h
 // The fixture of the end-to-end tests that run a fleet's nights: a real warpwatch-server and
-// PostgreSQL, eight replay workers (one GPU each) and a schedule of some of the recording's
-// families, fired by the test. Night() fires it and waits until the night is done as the server
-// sees it: every run analysed, the confirmation (and counter) jobs the analysis queued run by the
-// workers, every finding swept into its incident. Restart() gives a GPU a change to replay
-// (tests/e2e/replay/replay_change.h). Used by incident_e2e_test.cc and gpu_health_e2e_test.cc.
+// PostgreSQL, eight replay GPUs (eight workers of one GPU each, or fewer workers of several) and a
+// schedule of some of the recording's families, fired by the test. Night() fires it and waits
+// until the night is done as the server sees it: every run analysed, the confirmation (and
+// counter) jobs the analysis queued run by the workers, every finding swept into its incident.
+// With a node recording (NodeFleet) a second schedule of node jobs replays it, one job per worker
+// (NodeNight()). Restart() gives a worker a change to replay (tests/e2e/replay/replay_change.h).
+// Used by incident_e2e_test.cc and gpu_health_e2e_test.cc.
 #ifndef WARPWATCH_TESTS_E2E_REPLAY_FLEET_TEST_H_
 #define WARPWATCH_TESTS_E2E_REPLAY_FLEET_TEST_H_
 
@@ -30,10 +32,25 @@ class ReplayFleetTest : public ::testing::Test {
   static constexpr int kGpus = 8;
   static constexpr int kBaselineNights = 5;  // DetectionConfig::min_baseline_runs
   static constexpr const char* kSchedule = "nightly-e2e";
+  static constexpr const char* kNodeSchedule = "nightly-e2e-node";
 
-  // The schedule runs `families` of the recording on GPUs named `uuid_prefix` + index.
+  // Workers of several GPUs, and the node run they replay for the node schedule's jobs.
+  struct NodeFleet {
+    int workers = 0;            // of kGpus / workers GPUs each
+    std::string fixture;        // a node run's RunResult (--replay-node-fixture)
+    std::string node_family;  // the node schedule's one family
+  };
+
+  // The schedule runs `families` of the recording on GPUs named `uuid_prefix` + worker index (and
+  // "-" + the GPU's ordinal after the first of a worker of several).
   ReplayFleetTest(std::vector<std::string> families, std::string uuid_prefix)
-      : families_(std::move(families)), uuid_prefix_(std::move(uuid_prefix)) {}
+      : ReplayFleetTest(std::move(families), std::move(uuid_prefix), NodeFleet()) {}
+  ReplayFleetTest(std::vector<std::string> families, std::string uuid_prefix, NodeFleet node)
+      : families_(std::move(families)),
+        uuid_prefix_(std::move(uuid_prefix)),
+        node_(std::move(node)) {
+    if (node_.workers > 0) workers_count_ = node_.workers;
+  }
 
   void SetUp() override {
     ClusterOptions options;
@@ -43,30 +60,41 @@ class ReplayFleetTest : public ::testing::Test {
     cluster_ = std::move(cluster).value();
     channel_ = grpc::CreateChannel(cluster_->address(), grpc::InsecureChannelCredentials());
     schedules_ = v1::ScheduleService::NewStub(channel_);
-    for (int g = 0; g < kGpus; ++g) workers_.push_back(StartWorker(g, {}));
+    for (int w = 0; w < workers_count_; ++w) workers_.push_back(StartWorker(w, {}));
     WaitForDevices();
-    CreateSchedule();
+    CreateSchedule(kSchedule, families_, false);
+    if (!node_.fixture.empty()) CreateSchedule(kNodeSchedule, {node_.node_family}, true);
   }
 
-  std::string Uuid(int gpu) const { return uuid_prefix_ + std::to_string(gpu); }
+  int GpusPerWorker() const { return kGpus / workers_count_; }
 
-  std::unique_ptr<ChildProcess> StartWorker(int gpu, const std::vector<std::string>& change) {
+  // GPU `gpu` of the fleet: ordinal gpu % GpusPerWorker() of worker gpu / GpusPerWorker().
+  std::string Uuid(int gpu) const {
+    const std::string worker = uuid_prefix_ + std::to_string(gpu / GpusPerWorker());
+    const int ordinal = gpu % GpusPerWorker();
+    return ordinal == 0 ? worker : worker + "-" + std::to_string(ordinal);
+  }
+
+  std::unique_ptr<ChildProcess> StartWorker(int worker, const std::vector<std::string>& change) {
     WorkerOptions o;
-    o.uuid = Uuid(gpu);
+    o.uuid = Uuid(worker * GpusPerWorker());
     o.max_point_seconds = 0.005;
     o.args = change;
-    auto worker = cluster_->StartWorker(o);
-    EXPECT_TRUE(worker.ok()) << worker.status().ToString();
-    return worker.ok() ? std::move(worker).value() : nullptr;
+    if (GpusPerWorker() > 1) o.args.push_back("--replay-gpus=" + std::to_string(GpusPerWorker()));
+    if (!node_.fixture.empty()) o.args.push_back("--replay-node-fixture=" + node_.fixture);
+    auto started = cluster_->StartWorker(o);
+    EXPECT_TRUE(started.ok()) << started.status().ToString();
+    return started.ok() ? std::move(started).value() : nullptr;
   }
 
-  // Stops GPU `gpu`'s worker (SIGTERM, exit 0) and starts it again replaying `change`.
-  void Restart(int gpu, const std::vector<std::string>& change) {
-    ASSERT_TRUE(workers_[gpu]->Signal(SIGTERM).ok());
-    StatusOr<int> code = workers_[gpu]->Wait(std::chrono::seconds(30));
+  // Stops worker `worker` (SIGTERM, exit 0) and starts it again replaying `change`. With one GPU
+  // a worker, the worker is the GPU.
+  void Restart(int worker, const std::vector<std::string>& change) {
+    ASSERT_TRUE(workers_[worker]->Signal(SIGTERM).ok());
+    StatusOr<int> code = workers_[worker]->Wait(std::chrono::seconds(30));
     ASSERT_TRUE(code.ok()) << code.status().ToString();
-    ASSERT_EQ(*code, 0) << workers_[gpu]->LogTail();
-    workers_[gpu] = StartWorker(gpu, change);
+    ASSERT_EQ(*code, 0) << workers_[worker]->LogTail();
+    workers_[worker] = StartWorker(worker, change);
   }
 
   int64_t Sql(const std::string& sql) {
@@ -85,16 +113,18 @@ class ReplayFleetTest : public ::testing::Test {
     }
   }
 
-  void CreateSchedule() {
+  void CreateSchedule(const std::string& name, const std::vector<std::string>& families,
+                      bool node_scoped) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
     v1::CreateScheduleRequest request;
     v1::Schedule* s = request.mutable_schedule();
-    s->set_name(kSchedule);
+    s->set_name(name);
     s->set_cron("0 3 1 1 *");  // fired by the test (TriggerSchedule), not by the clock
     v1::JobSpec spec = cluster_->RecordedSpec();
     spec.clear_families();
-    for (const std::string& f : families_) spec.add_families(f);
+    for (const std::string& f : families) spec.add_families(f);
+    spec.set_node_scoped(node_scoped);
     spec.mutable_measurement()->set_collect_counters(false);  // nightly runs skip the counter pass
     *s->mutable_job_template() = spec;
     v1::Schedule created;
@@ -108,14 +138,19 @@ class ReplayFleetTest : public ::testing::Test {
   // A day after the night before: the server's model noise cache (series_noise model rows, kept
   // AnalysisConfig::model_noise_max_age, 12 h) is dropped, as a day would; nights here are
   // seconds apart.
-  void Night() {
+  void Night() { Fire(kSchedule, kGpus); }
+
+  // Fires the node schedule (one node job per worker), and waits as Night() does.
+  void NodeNight() { Fire(kNodeSchedule, workers_count_); }
+
+  void Fire(const std::string& schedule, int runs) {
     Sql("DELETE FROM series_noise WHERE device_uuid = ''");
     const int64_t runs_before = Sql("SELECT count(*) FROM run");
     {
       grpc::ClientContext context;
       context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
       v1::TriggerScheduleRequest request;
-      request.set_name(kSchedule);
+      request.set_name(schedule);
       v1::ScheduleRun fired;
       grpc::Status status = schedules_->TriggerSchedule(&context, request, &fired);
       ASSERT_TRUE(status.ok()) << status.error_message();
@@ -125,7 +160,7 @@ class ReplayFleetTest : public ::testing::Test {
     while (true) {
       ASSERT_LT(std::chrono::steady_clock::now(), end) << cluster_->Logs();
       const bool quiet =
-          Sql("SELECT count(*) FROM run") >= runs_before + kGpus &&
+          Sql("SELECT count(*) FROM run") >= runs_before + runs &&
           Sql("SELECT count(*) FROM job WHERE state IN ('QUEUED', 'RUNNING')") == 0 &&
           Sql("SELECT count(*) FROM run WHERE analysis_state = 'PENDING'") == 0 &&
           Sql("SELECT count(*) FROM regression WHERE NOT swept") == 0;
@@ -154,6 +189,8 @@ class ReplayFleetTest : public ::testing::Test {
 
   const std::vector<std::string> families_;
   const std::string uuid_prefix_;
+  const NodeFleet node_;
+  int workers_count_ = kGpus;
   std::unique_ptr<E2eCluster> cluster_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::ScheduleService::Stub> schedules_;

@@ -83,6 +83,33 @@ TEST(IncidentClassifierTest, AFleetKeyIsUnknownCountingTheGpusAndNamingTheFamili
   EXPECT_EQ(c.ruled_out[1], "one GPU: 3 same-window GPUs moved together");
 }
 
+// A node run's findings (interconnect.nccl: every GPU of the node at once, filed under its first
+// GPU) name the node, and their peers are the other nodes' first GPUs; a mix with a GPU's own
+// family is the GPU's.
+TEST(IncidentClassifierTest, ANodeScopedFamilysFindingsNameTheNodeNotItsFirstGpu) {
+  IncidentView v = View("gpu:GPU-3", 2, 1);
+  for (v1::Regression& f : v.findings) f.mutable_case_()->set_family("interconnect.nccl");
+  Classification c = Classify(v);
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_ONE_GPU);
+  EXPECT_EQ(c.cause,
+            "the node of GPU GPU-3 (interconnect.nccl, every GPU of the node at once) moved; "
+            "1 other node of its model did not (2 cases)");
+  v.peers = 1;
+  c = Classify(v);
+  EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_UNKNOWN);
+  EXPECT_EQ(c.cause.rfind("the node of GPU GPU-3 (interconnect.nccl, every GPU of the node at "
+                          "once) moved with nothing recorded differing",
+                          0),
+            0u)
+      << c.cause;
+  EXPECT_EQ(c.ruled_out.back(),
+            "one node: no other node of the model was measured in the same window to compare "
+            "with");
+  v.peers = 2;
+  v.findings[1].mutable_case_()->set_family("memory.coalescing");
+  EXPECT_EQ(Classify(v).cause, "GPU GPU-3 moved; 1 same-night peer of its model did not (2 cases)");
+}
+
 TEST(IncidentClassifierTest, WithoutPeersOneGpuCannotBeToldApart) {
   const Classification c = Classify(View("gpu:GPU-3", 1, 1));
   EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_UNKNOWN);
