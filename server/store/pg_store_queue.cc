@@ -125,10 +125,14 @@ StatusOr<std::optional<Lease>> PgStore::ClaimJob(const std::string& worker_id,
             .at(0)
             .at(0)
             .as<int64_t>();
+    // started_at is the lease's moment (clock_timestamp()), not the claim transaction's start
+    // (now()): the claim may have waited for the worker's advisory lock, and a node job's start
+    // must not read earlier than the end of the GPU jobs whose finish made the worker idle.
     pqxx::result updated = tx.exec_params(
         "UPDATE job j SET state = 'RUNNING', lease_owner = $2, lease_expiry = " + LeaseEndSql(3) +
             ", attempts = j.attempts + 1, current_run_id = $4, device_uuid = $5,"
-            " started_at = coalesce(j.started_at, now()), points_done = 0, current_case = ''"
+            " started_at = coalesce(j.started_at, clock_timestamp()), points_done = 0,"
+            " current_case = ''"
             " WHERE j.id = $1 RETURNING " +
             JobColumns(),
         job_id, worker_id, static_cast<int64_t>(lease_duration.count()), run_id, device_uuid);

@@ -180,6 +180,11 @@ TEST_F(NodeHealthE2eTest, ANodesCollectivesSlowerThanTheirHistoryDegradeEveryGpu
     const v1::GpuHealth h = Health(g);
     EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Uuid(g) << ": " << h.fingerprint();
   }
+  // One counter job per node, after its first node run (the collectives' level never moved
+  // without a confirmation, whose counter pass brought that level's).
+  EXPECT_EQ(Sql("SELECT count(*) FROM job WHERE labels ? 'warpwatch.counters_for_run' AND "
+                "(spec->>'node_scoped')::boolean"),
+            2);
   // One incident, and it names the node, not its first GPU: the other node is its peer.
   EXPECT_EQ(Sql("SELECT count(*) FROM incident"), 1);
   EXPECT_EQ(Sql("SELECT count(*) FROM incident WHERE cause_class = 'ONE_GPU' AND cause LIKE "

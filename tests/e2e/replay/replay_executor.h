@@ -5,7 +5,11 @@
 // recorded total sample time (scaled and capped, so a job takes a realistic moment without making
 // the tests slow). A point missing from the recording is SKIPPED: "family F is not implemented by
 // this worker (not in replay fixture)" when the recording has no point of its family at all, else
-// "not in replay fixture". Test-tree only: the production worker has no replay mode.
+// "not in replay fixture". A point recorded without counters and without a counters_note,
+// replayed for a request that asks for the counter pass, gets the note "counters not in the replay
+// fixture (...)": the real engine answers counters or why there are none, never neither (the
+// analysis would queue a counter job for the case every night). Test-tree only: the production
+// worker has no replay mode.
 #ifndef WARPWATCH_TESTS_E2E_REPLAY_REPLAY_EXECUTOR_H_
 #define WARPWATCH_TESTS_E2E_REPLAY_REPLAY_EXECUTOR_H_
 
