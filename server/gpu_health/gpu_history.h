@@ -63,12 +63,13 @@ struct RunSummary {
   // the node runs that followed this run within a day, before the GPU's next run. case_key is
   // DescribeSlowPair's text, family the pair case's.
   std::vector<CaseOutlier> slow_pairs;
-  // The node's collectives (interconnect.nccl) slower than their own history: each node run that
-  // followed this run within a day, before the GPU's next run, and that stands at the level of
-  // an OPEN or ACKNOWLEDGED REGRESSION finding of a collective of at least 1 MiB, counts on every
-  // GPU of the node (the GPUs its gpu_links name). change and z are that run's against the
-  // finding's baseline; case_key describes it (DescribeSlowCollective).
-  std::vector<CaseOutlier> slow_collectives;
+  // The node runs' cases slower than their own history: each node run that followed this run
+  // within a day, before the GPU's next run, and that stands at the level of an OPEN or
+  // ACKNOWLEDGED REGRESSION finding of a case of at least 1 MiB: a collective (interconnect.nccl)
+  // counts on every GPU of the node (the GPUs its gpu_links name), a pair case on the pair's two
+  // GPUs. change and z are that run's against the finding's baseline; case_key describes it
+  // (DescribeSlowCollective, DescribePairSlowerThanHistory).
+  std::vector<CaseOutlier> slower_than_history;
 };
 
 struct Mark {

@@ -33,12 +33,12 @@ struct HealthPolicy {
   // A run is judged only when its night has this many GPUs of its model (itself included): the
   // fleet view's minimum; with fewer, peers cannot tell a sick GPU from a changed build.
   int min_night_devices = 4;
-  // A node's collective (all-reduce, all-gather, reduce-scatter of >= 1 MiB) slower than its own
-  // history by at least this much marks the GPU interconnect of every GPU of the node sick: the
-  // pair check's 10 % (pair_check.h). The finding itself passed the detector's noise model; the
-  // floor keeps a confirmed 3 % drift of bus bandwidth, which degrades no job, from degrading
-  // every GPU of a node. A collective has no pair, so it cannot say which link.
-  double collective_min_change = 0.10;
+  // A node run's case (a collective, a pair's copy or read of >= 1 MiB) slower than its own
+  // history by at least this much marks the GPU interconnect of the GPUs it concerns sick (a
+  // collective: every GPU of the node; a pair: its two): the pair check's 10 % (pair_check.h).
+  // The finding itself passed the detector's noise model; the floor keeps a confirmed 3 % drift
+  // of bus bandwidth, which degrades no job, from degrading every GPU of a node.
+  double history_min_change = 0.10;
   // No judged run (nor a repair) this recent: UNKNOWN. Two missed nightly runs.
   std::chrono::hours expiry{48};
   // How far back the verdict reads: runs started within `window`, at most `window_runs` a GPU.

@@ -16,6 +16,12 @@ double PairMedian(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+std::string Percent(double change) {
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%.1f", change * 100);
+  return percent;
+}
+
 }  // namespace
 
 std::vector<SlowPair> FindSlowPairs(const std::vector<PairPoint>& points,
@@ -48,19 +54,22 @@ std::vector<SlowPair> FindSlowPairs(const std::vector<PairPoint>& points,
 }
 
 std::string DescribeSlowPair(const SlowPair& pair) {
-  char percent[32];
-  std::snprintf(percent, sizeof percent, "%.1f", pair.change * 100);
-  return "GPU" + std::to_string(pair.src) + "->GPU" + std::to_string(pair.dst) + " " + percent +
-         " % slower than the node's " + std::to_string(pair.peers) + " other " + pair.path +
-         " pairs on " + pair.case_key;
+  return "GPU" + std::to_string(pair.src) + "->GPU" + std::to_string(pair.dst) + " " +
+         Percent(pair.change) + " % slower than the node's " + std::to_string(pair.peers) +
+         " other " + pair.path + " pairs on " + pair.case_key;
 }
 
 std::string DescribeSlowCollective(const std::string& case_key, double change, int node_gpus,
                                    int64_t finding_id) {
-  char percent[32];
-  std::snprintf(percent, sizeof percent, "%.1f", change * 100);
-  return "the node's " + std::to_string(node_gpus) + " GPUs' " + case_key + " " + percent +
+  return "the node's " + std::to_string(node_gpus) + " GPUs' " + case_key + " " + Percent(change) +
          " % slower than its own history (finding " + std::to_string(finding_id) + ")";
+}
+
+std::string DescribePairSlowerThanHistory(const std::string& case_key, int src, int dst,
+                                          double change, int64_t finding_id) {
+  return "GPU" + std::to_string(src) + "->GPU" + std::to_string(dst) + " " + Percent(change) +
+         " % slower than its own history on " + case_key + " (finding " +
+         std::to_string(finding_id) + ")";
 }
 
 }  // namespace warpwatch::server::gpu_health

@@ -57,10 +57,15 @@ std::vector<SlowPair> FindSlowPairs(const std::vector<PairPoint>& points, const 
 std::string DescribeSlowPair(const SlowPair& pair);
 
 // A node's collective slower than its own history, as GPU health evidence of each GPU of the node
-// (GpuHistory RunSummary::slow_collectives): "the node's 4 GPUs' <case> 23.4 % slower than its
+// (GpuHistory RunSummary::slower_than_history): "the node's 4 GPUs' <case> 23.4 % slower than its
 // own history (finding 17)". A collective has no pair: it names no link.
 std::string DescribeSlowCollective(const std::string& case_key, double change, int node_gpus,
                                    int64_t finding_id);
+
+// A pair case slower than its own history, as GPU health evidence of the pair's two GPUs:
+// "GPU1->GPU2 15.0 % slower than its own history on <case> (finding 17)".
+std::string DescribePairSlowerThanHistory(const std::string& case_key, int src, int dst,
+                                          double change, int64_t finding_id);
 
 }  // namespace warpwatch::server::gpu_health
 

@@ -44,12 +44,12 @@ std::optional<SubsystemSickness> ClockSickness(const RunSummary& run, const Heal
 }
 
 // The interconnect sickness of `run`: its pairs that lost links against the pairs' references,
-// those a node run found slower than the node's other pairs, and the node's collectives slower
-// than their own history by collective_min_change or more.
+// those a node run found slower than the node's other pairs, and the node runs' collectives and
+// pair cases slower than their own history by history_min_change or more.
 std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const HealthPolicy& policy) {
   std::vector<CaseOutlier> slow = run.slow_pairs;
-  for (const CaseOutlier& c : run.slow_collectives) {
-    if (c.change >= policy.collective_min_change) slow.push_back(c);
+  for (const CaseOutlier& c : run.slower_than_history) {
+    if (c.change >= policy.history_min_change) slow.push_back(c);
   }
   if (run.link_losses.empty() && slow.empty()) return std::nullopt;
   SubsystemSickness s;
@@ -77,9 +77,9 @@ std::optional<SubsystemSickness> LinkSickness(const RunSummary& run, const Healt
 RunJudgement JudgeRun(const RunSummary& run, const HealthPolicy& policy) {
   RunJudgement j;
   // The interconnect needs no peers: a lost link is compared with the pair's own best
-  // (link_check.h), a slow pair with the node's other pairs, a slow collective with its own
-  // history. Without peers a run is judged on that alone, and only when it shows one: a clean
-  // link is not a GPU seen healthy.
+  // (link_check.h), a slow pair with the node's other pairs, a node run's collective or pair
+  // case with its own history. Without peers a run is judged on that alone, and only when it shows
+  // one: a clean link is not a GPU seen healthy.
   std::optional<SubsystemSickness> links = LinkSickness(run, policy);
   const bool peers = run.night_devices >= policy.min_night_devices;
   if (!peers && !links) {

@@ -1,7 +1,7 @@
 // File: server/store/pg_gpu_health_pairs.cc
 // A node run's GPU pairs compared with the node's other pairs for the health read (migration
-// 0022, server/gpu_health/pair_check.h), and the node's collectives that stand slower than their
-// own history.
+// 0022, server/gpu_health/pair_check.h), and the node runs' cases that stand slower than their
+// own history (collectives, pairs).
 #include <algorithm>
 #include <chrono>
 #include <sstream>
@@ -57,23 +57,33 @@ gpu_health::RunSummary* OwnRunOfNodeRun(std::map<std::string, gpu_health::GpuHis
   return own;
 }
 
-// The node runs at a standing collective finding's level: the finding, its case and family, the
-// run's change and z against the finding's baseline, when it started, and the GPUs its
-// gpu_links name (comma-separated). A finding's run rows name the measurement of its series in
-// that run, whose `bytes` axis is the collective's size.
-constexpr const char* kCollectiveFindingRuns =
+// The node runs at a standing finding's level: the finding, its case and family, the run's change
+// and z against the finding's baseline, when it started, the GPUs its gpu_links name
+// (comma-separated), and for a pair case (`src`, `dst` axes; -1 otherwise) its ordinals and the
+// link joining them (either order) with the link's uuids and `src`. A finding's run rows name the
+// measurement of its series in that run, whose `bytes` axis is the case's size.
+constexpr const char* kNodeFindingRuns =
     "SELECT g.id, g.case_canonical, g.family, rr.change, coalesce(rr.z, 0), "
     "  coalesce((extract(epoch from h.started_at) * 1000000)::bigint, 0),"
     "  coalesce((SELECT string_agg(DISTINCT v.u, ',') FROM jsonb_array_elements(CASE"
     "    WHEN jsonb_typeof(r.environment->'gpu_links') = 'array' THEN r.environment->'gpu_links'"
     "    ELSE '[]'::jsonb END) e CROSS JOIN LATERAL (VALUES (e->>'src_uuid'), (e->>'dst_uuid'))"
-    "    v(u) WHERE coalesce(v.u, '') <> ''), '')"
+    "    v(u) WHERE coalesce(v.u, '') <> ''), ''),"
+    "  coalesce((m.params->>'src')::int, -1), coalesce((m.params->>'dst')::int, -1),"
+    "  coalesce(l->>'src_uuid', ''), coalesce(l->>'dst_uuid', ''), coalesce((l->>'src')::int, 0)"
     " FROM regression g JOIN regression_run rr ON rr.regression_id = g.id"
     " JOIN gpu_health_run h ON h.run_id = rr.run_id AND h.node_run"
     " JOIN run r ON r.id = rr.run_id"
     " JOIN measurement m ON m.run_id = rr.run_id AND m.id = rr.measurement_id"
-    " WHERE g.family = 'interconnect.nccl' AND g.kind = 'REGRESSION'"
-    "  AND g.state IN ('OPEN', 'ACKNOWLEDGED')"
+    " LEFT JOIN LATERAL (SELECT e FROM jsonb_array_elements(CASE"
+    "   WHEN jsonb_typeof(r.environment->'gpu_links') = 'array' THEN r.environment->'gpu_links'"
+    "   ELSE '[]'::jsonb END) e"
+    "  WHERE m.params ? 'src' AND m.params ? 'dst'"
+    "   AND least(coalesce((e->>'src')::int, 0), coalesce((e->>'dst')::int, 0)) ="
+    "    least((m.params->>'src')::int, (m.params->>'dst')::int)"
+    "   AND greatest(coalesce((e->>'src')::int, 0), coalesce((e->>'dst')::int, 0)) ="
+    "    greatest((m.params->>'src')::int, (m.params->>'dst')::int)) x(l) ON true"
+    " WHERE g.kind = 'REGRESSION' AND g.state IN ('OPEN', 'ACKNOWLEDGED')"
     "  AND h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
     "  AND coalesce((m.params->>'bytes')::bigint, 0) >= 1048576";
 
@@ -143,20 +153,32 @@ void LoadSlowPairs(pqxx::work& tx, int64_t since_micros, const std::string& devi
   }
 }
 
-void LoadSlowCollectives(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
-                         std::map<std::string, gpu_health::GpuHistory>& gpus) {
-  for (const auto& row : tx.exec_params(kCollectiveFindingRuns, since_micros)) {
-    std::vector<std::string> node;
-    std::stringstream list(row[6].as<std::string>());
-    for (std::string uuid; std::getline(list, uuid, ',');) node.push_back(uuid);
+void LoadNodeFindings(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
+                      std::map<std::string, gpu_health::GpuHistory>& gpus) {
+  for (const auto& row : tx.exec_params(kNodeFindingRuns, since_micros)) {
     const double change = row[3].as<double>();
-    const std::string text = gpu_health::DescribeSlowCollective(
-        row[1].as<std::string>(), change, static_cast<int>(node.size()), row[0].as<int64_t>());
-    for (const std::string& uuid : node) {
+    const int64_t finding = row[0].as<int64_t>();
+    const int src = row[7].as<int>(), dst = row[8].as<int>();
+    std::vector<std::string> counted;  // the GPUs it counts on
+    std::string text;
+    if (src >= 0 && dst >= 0) {  // a pair case: its two GPUs, named by the link joining them
+      if (row[9].as<std::string>().empty()) continue;  // GPUs we cannot name
+      const bool link_forward = row[11].as<int>() == src;
+      counted = {row[link_forward ? 9 : 10].as<std::string>(),
+                 row[link_forward ? 10 : 9].as<std::string>()};
+      text = gpu_health::DescribePairSlowerThanHistory(row[1].as<std::string>(), src, dst, change,
+                                                       finding);
+    } else {  // a collective: the node's every GPU
+      std::stringstream list(row[6].as<std::string>());
+      for (std::string uuid; std::getline(list, uuid, ',');) counted.push_back(uuid);
+      text = gpu_health::DescribeSlowCollective(row[1].as<std::string>(), change,
+                                                static_cast<int>(counted.size()), finding);
+    }
+    for (const std::string& uuid : counted) {
       if (!device_uuid.empty() && uuid != device_uuid) continue;
       gpu_health::RunSummary* own = OwnRunOfNodeRun(gpus, uuid, row[5].as<int64_t>());
       if (own == nullptr) continue;
-      own->slow_collectives.push_back(
+      own->slower_than_history.push_back(
           gpu_health::CaseOutlier{text, row[2].as<std::string>(), change, row[4].as<double>()});
     }
   }

@@ -200,7 +200,7 @@ class PgGpuHealthStore : public gpu_health::GpuHealthStore {
       }
       detail::LoadLinkEvidence(tx, since, query.device_uuid, by_run);
       detail::LoadSlowPairs(tx, since, query.device_uuid, gpus);
-      detail::LoadSlowCollectives(tx, since, query.device_uuid, gpus);
+      detail::LoadNodeFindings(tx, since, query.device_uuid, gpus);
       for (const auto& row :
            tx.exec_params("SELECT device_uuid, action, actor, note, " + detail::MicrosSql("at") +
                               " FROM gpu_health_mark WHERE $1 = '' OR device_uuid = $1 ORDER BY id",

@@ -43,12 +43,13 @@ void LoadSlowPairs(pqxx::work& tx, int64_t since_micros, const std::string& devi
                    std::map<std::string, gpu_health::GpuHistory>& gpus);
 
 // The node runs since `since_micros` that stand at the level of an OPEN or ACKNOWLEDGED REGRESSION
-// finding of a collective (interconnect.nccl) of at least 1 MiB, each onto the newest own run
-// started at most a day before it of every GPU of `gpus` (all, or `device_uuid`) its gpu_links
-// name (RunSummary::slow_collectives; the verdict applies HealthPolicy::collective_min_change).
+// finding of a case of at least 1 MiB, each onto the newest own run started at most a day before
+// it of the GPUs it concerns (of `gpus`: all, or `device_uuid`): a pair case's two GPUs (its
+// `src` and `dst`, named by the run's gpu_links), a collective's every GPU the gpu_links name
+// (RunSummary::slower_than_history; the verdict applies HealthPolicy::history_min_change).
 // pg_gpu_health_pairs.cc.
-void LoadSlowCollectives(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
-                         std::map<std::string, gpu_health::GpuHistory>& gpus);
+void LoadNodeFindings(pqxx::work& tx, int64_t since_micros, const std::string& device_uuid,
+                      std::map<std::string, gpu_health::GpuHistory>& gpus);
 
 }  // namespace warpwatch::server::detail
 

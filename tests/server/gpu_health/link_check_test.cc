@@ -130,13 +130,13 @@ TEST_F(LinkVerdictTest, ALostLinkIsJudgedWithoutSameNightPeers) {
                             {v1::GPU_SUBSYSTEM_HBM_BANDWIDTH, v1::GPU_SUBSYSTEM_INTERCONNECT}));
 }
 
-// A node's collective slower than its own history (RunSummary::slow_collectives) counts from
-// HealthPolicy::collective_min_change (10 %) and, like a lost link, needs no same-night peers; 20 %
+// A node's collective slower than its own history (RunSummary::slower_than_history) counts from
+// HealthPolicy::history_min_change (10 %) and, like a lost link, needs no same-night peers; 20 %
 // or more is failing, as for every subsystem.
 TEST_F(LinkVerdictTest, ASlowCollectiveCountsFromTenPercentWithoutSameNightPeers) {
   auto slow = [this](double change) {
     RunSummary r = Run(1, /*night_devices=*/2);
-    r.slow_collectives.push_back(
+    r.slower_than_history.push_back(
         CaseOutlier{"the node's 4 GPUs' interconnect.nccl/all_reduce?bytes=1073741824",
                     "interconnect.nccl", change, 40});
     return JudgeRun(r, policy_);
