@@ -1,8 +1,11 @@
 // File: server/incidents/incident_classifier.cc
 #include "server/incidents/incident_classifier.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <sstream>
+#include <utility>
 
 #include "common/catalog/catalog.h"
 #include "server/incidents/incident_key.h"
@@ -35,6 +38,38 @@ std::string NodeFamilies(const std::vector<v1::Regression>& findings) {
   std::string list;
   for (const std::string& family : families) list += (list.empty() ? "" : ", ") + family;
   return list;
+}
+
+// The `src` and `dst` axes of a case key ("family/variant?bytes=..&dst=2&src=1"); -1 when absent.
+std::pair<int, int> PairOf(const std::string& canonical) {
+  std::pair<int, int> pair{-1, -1};
+  const size_t query = canonical.find('?');
+  if (query == std::string::npos) return pair;
+  std::stringstream axes(canonical.substr(query + 1));
+  for (std::string axis; std::getline(axes, axis, '&');) {
+    const size_t eq = axis.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = axis.substr(0, eq), value = axis.substr(eq + 1);
+    if ((name != "src" && name != "dst") || value.empty() ||
+        value.find_first_not_of("0123456789") != std::string::npos || value.size() > 4) {
+      continue;
+    }
+    (name == "src" ? pair.first : pair.second) = std::stoi(value);
+  }
+  return pair;
+}
+
+// "GPU1-GPU2" when every finding's case is of that one GPU pair (either direction), else "".
+std::string OnePair(const std::vector<v1::Regression>& findings) {
+  std::set<std::pair<int, int>> pairs;
+  for (const v1::Regression& f : findings) {
+    const auto [src, dst] = PairOf(f.case_().canonical());
+    if (src < 0 || dst < 0) return "";
+    pairs.insert({std::min(src, dst), std::max(src, dst)});
+  }
+  if (pairs.size() != 1) return "";
+  return "GPU" + std::to_string(pairs.begin()->first) + "-GPU" +
+         std::to_string(pairs.begin()->second);
 }
 
 }  // namespace
@@ -125,9 +160,11 @@ Classification Classify(const IncidentView& incident) {
   // node moved, and its peers are the other nodes' first GPUs (GPU health names its GPUs).
   const std::string node_families = NodeFamilies(incident.findings);
   const bool node = !node_families.empty();
+  const std::string pair = node ? OnePair(incident.findings) : "";
   const std::string subject =
-      node ? "the node of GPU " + gpu + " (" + node_families + ", every GPU of the node at once)"
-           : "GPU " + gpu;
+      !node ? "GPU " + gpu
+            : (pair.empty() ? "the node of GPU " : "the " + pair + " pair of the node of GPU ") +
+                  gpu + " (its node runs' " + node_families + ")";
   if (others >= 1 && alone) {
     c.cause_class = v1::CAUSE_CLASS_ONE_GPU;
     c.cause =

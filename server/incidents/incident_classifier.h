@@ -42,8 +42,9 @@ struct Classification {
 //   moved the same way with nothing recorded differing (or it moved alone); else UNKNOWN, with
 //   what was ruled out (software, kernel attributes, clocks) and why one GPU was not. When every
 //   finding is of a node-scoped family (a node run's: collectives, GPU pairs), the subject is "the
-//   node of GPU <gpu>" and its peers the other nodes (the class stays ONE_GPU: the proto has no
-//   node class; GPU health names the node's GPUs).
+//   node of GPU <gpu>" ("the GPU1-GPU2 pair of the node of GPU <gpu>" when every case is of that
+//   one pair) and its peers the other nodes (the class stays ONE_GPU: the proto has no node class;
+//   GPU health names the GPUs).
 // The representative finding is the confirmed one with the largest |change| (any when none is).
 Classification Classify(const IncidentView& incident);
 

@@ -190,8 +190,8 @@ TEST_F(NodeHealthE2eTest, ANodesCollectivesSlowerThanTheirHistoryDegradeEveryGpu
   EXPECT_EQ(Sql("SELECT count(*) FROM incident WHERE cause_class = 'ONE_GPU' AND cause LIKE "
                 "'the node of GPU " +
                 Uuid(0) +
-                " (interconnect.nccl, every GPU of the node at once) moved; 1 other node of "
-                "its model did not (30 cases)'"),
+                " (its node runs'' interconnect.nccl) moved; 1 other node of its model did not "
+                "(30 cases)'"),
             1)
       << cluster_->Logs();
 }

@@ -92,20 +92,32 @@ TEST(IncidentClassifierTest, ANodeScopedFamilysFindingsNameTheNodeNotItsFirstGpu
   Classification c = Classify(v);
   EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_ONE_GPU);
   EXPECT_EQ(c.cause,
-            "the node of GPU GPU-3 (interconnect.nccl, every GPU of the node at once) moved; "
-            "1 other node of its model did not (2 cases)");
+            "the node of GPU GPU-3 (its node runs' interconnect.nccl) moved; 1 other node of its "
+            "model did not (2 cases)");
   v.peers = 1;
   c = Classify(v);
   EXPECT_EQ(c.cause_class, v1::CAUSE_CLASS_UNKNOWN);
-  EXPECT_EQ(c.cause.rfind("the node of GPU GPU-3 (interconnect.nccl, every GPU of the node at "
-                          "once) moved with nothing recorded differing",
+  EXPECT_EQ(c.cause.rfind("the node of GPU GPU-3 (its node runs' interconnect.nccl) moved with "
+                          "nothing recorded differing",
                           0),
             0u)
       << c.cause;
   EXPECT_EQ(c.ruled_out.back(),
             "one node: no other node of the model was measured in the same window to compare "
             "with");
+  // One pair's copies, both directions: the pair is named; two pairs: the node.
   v.peers = 2;
+  for (v1::Regression& f : v.findings) f.mutable_case_()->set_family("interconnect.peer_copy");
+  v.findings[0].mutable_case_()->set_canonical(
+      "interconnect.peer_copy/peer_access?bytes=67108864&dst=2&src=1");
+  v.findings[1].mutable_case_()->set_canonical(
+      "interconnect.peer_copy/peer_access?bytes=67108864&dst=1&src=2");
+  EXPECT_EQ(Classify(v).cause,
+            "the GPU1-GPU2 pair of the node of GPU GPU-3 (its node runs' interconnect.peer_copy) "
+            "moved; 1 other node of its model did not (2 cases)");
+  v.findings[1].mutable_case_()->set_canonical(
+      "interconnect.peer_copy/peer_access?bytes=67108864&dst=3&src=2");
+  EXPECT_EQ(Classify(v).cause.rfind("the node of GPU GPU-3 (", 0), 0u) << Classify(v).cause;
   v.findings[1].mutable_case_()->set_family("memory.coalescing");
   EXPECT_EQ(Classify(v).cause, "GPU GPU-3 moved; 1 same-night peer of its model did not (2 cases)");
 }
