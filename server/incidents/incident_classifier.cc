@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include "common/catalog/catalog.h"
@@ -40,32 +39,15 @@ std::string NodeFamilies(const std::vector<v1::Regression>& findings) {
   return list;
 }
 
-// The `src` and `dst` axes of a case key ("family/variant?bytes=..&dst=2&src=1"); -1 when absent.
-std::pair<int, int> PairOf(const std::string& canonical) {
-  std::pair<int, int> pair{-1, -1};
-  const size_t query = canonical.find('?');
-  if (query == std::string::npos) return pair;
-  std::stringstream axes(canonical.substr(query + 1));
-  for (std::string axis; std::getline(axes, axis, '&');) {
-    const size_t eq = axis.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string name = axis.substr(0, eq), value = axis.substr(eq + 1);
-    if ((name != "src" && name != "dst") || value.empty() ||
-        value.find_first_not_of("0123456789") != std::string::npos || value.size() > 4) {
-      continue;
-    }
-    (name == "src" ? pair.first : pair.second) = std::stoi(value);
-  }
-  return pair;
-}
-
-// "GPU1-GPU2" when every finding's case is of that one GPU pair (either direction), else "".
+// "GPU1-GPU2" when every finding's case is of that one GPU pair (its `src` and `dst` axes, either
+// direction), else "".
 std::string OnePair(const std::vector<v1::Regression>& findings) {
-  std::set<std::pair<int, int>> pairs;
+  std::set<std::pair<int64_t, int64_t>> pairs;
   for (const v1::Regression& f : findings) {
-    const auto [src, dst] = PairOf(f.case_().canonical());
-    if (src < 0 || dst < 0) return "";
-    pairs.insert({std::min(src, dst), std::max(src, dst)});
+    const auto& params = f.case_().params();
+    auto src = params.find("src"), dst = params.find("dst");
+    if (src == params.end() || dst == params.end()) return "";
+    pairs.insert({std::min(src->second, dst->second), std::max(src->second, dst->second)});
   }
   if (pairs.size() != 1) return "";
   return "GPU" + std::to_string(pairs.begin()->first) + "-GPU" +

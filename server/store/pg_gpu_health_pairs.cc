@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <sstream>
+#include <string>
 #include <utility>
 
 #include "server/gpu_health/pair_check.h"
@@ -14,23 +15,29 @@
 namespace warpwatch::server::detail {
 namespace {
 
-// The OK points of the runs $1 whose case has a pair (src and dst axes), with the case less its
-// pair as the group, and each pair's path and GPUs from the run's gpu_links (either order).
-constexpr const char* kPairPoints =
-    "SELECT m.run_id, m.case_canonical, m.family,"
-    "  m.family || '/' || m.variant || ' ' || (m.params - 'src' - 'dst')::text,"
-    "  (m.params->>'src')::int, (m.params->>'dst')::int,"
-    "  coalesce((m.params->>'bytes')::bigint, 0), m.median_seconds,"
-    "  coalesce(l->>'path', ''), coalesce(l->>'src_uuid', ''), coalesce(l->>'dst_uuid', ''),"
-    "  coalesce((l->>'src')::int, 0)"
-    " FROM measurement m JOIN run r ON r.id = m.run_id"
+// The link of run `r`'s gpu_links joining measurement `m`'s `src` and `dst` (either order) as
+// `l` (null when none: a case without the two axes, or a pair the links do not name).
+constexpr const char* kPairLinkJoin =
     " LEFT JOIN LATERAL (SELECT e FROM jsonb_array_elements(CASE"
     "   WHEN jsonb_typeof(r.environment->'gpu_links') = 'array' THEN r.environment->'gpu_links'"
     "   ELSE '[]'::jsonb END) e"
     "  WHERE least(coalesce((e->>'src')::int, 0), coalesce((e->>'dst')::int, 0)) ="
     "    least((m.params->>'src')::int, (m.params->>'dst')::int)"
     "   AND greatest(coalesce((e->>'src')::int, 0), coalesce((e->>'dst')::int, 0)) ="
-    "    greatest((m.params->>'src')::int, (m.params->>'dst')::int)) x(l) ON true"
+    "    greatest((m.params->>'src')::int, (m.params->>'dst')::int)) x(l) ON true";
+
+// The OK points of the runs $1 whose case has a pair (src and dst axes), with the case less its
+// pair as the group, and each pair's path and GPUs from the run's gpu_links (either order).
+const std::string kPairPoints =
+    std::string(
+        "SELECT m.run_id, m.case_canonical, m.family,"
+        "  m.family || '/' || m.variant || ' ' || (m.params - 'src' - 'dst')::text,"
+        "  (m.params->>'src')::int, (m.params->>'dst')::int,"
+        "  coalesce((m.params->>'bytes')::bigint, 0), m.median_seconds,"
+        "  coalesce(l->>'path', ''), coalesce(l->>'src_uuid', ''), coalesce(l->>'dst_uuid', ''),"
+        "  coalesce((l->>'src')::int, 0)"
+        " FROM measurement m JOIN run r ON r.id = m.run_id") +
+    kPairLinkJoin +
     " WHERE m.run_id = ANY($1::bigint[]) AND m.status = 'OK'"
     "  AND m.params ? 'src' AND m.params ? 'dst' AND m.median_seconds > 0";
 
@@ -62,27 +69,23 @@ gpu_health::RunSummary* OwnRunOfNodeRun(std::map<std::string, gpu_health::GpuHis
 // (comma-separated), and for a pair case (`src`, `dst` axes; -1 otherwise) its ordinals and the
 // link joining them (either order) with the link's uuids and `src`. A finding's run rows name the
 // measurement of its series in that run, whose `bytes` axis is the case's size.
-constexpr const char* kNodeFindingRuns =
-    "SELECT g.id, g.case_canonical, g.family, rr.change, coalesce(rr.z, 0), "
-    "  coalesce((extract(epoch from h.started_at) * 1000000)::bigint, 0),"
-    "  coalesce((SELECT string_agg(DISTINCT v.u, ',') FROM jsonb_array_elements(CASE"
-    "    WHEN jsonb_typeof(r.environment->'gpu_links') = 'array' THEN r.environment->'gpu_links'"
-    "    ELSE '[]'::jsonb END) e CROSS JOIN LATERAL (VALUES (e->>'src_uuid'), (e->>'dst_uuid'))"
-    "    v(u) WHERE coalesce(v.u, '') <> ''), ''),"
-    "  coalesce((m.params->>'src')::int, -1), coalesce((m.params->>'dst')::int, -1),"
-    "  coalesce(l->>'src_uuid', ''), coalesce(l->>'dst_uuid', ''), coalesce((l->>'src')::int, 0)"
-    " FROM regression g JOIN regression_run rr ON rr.regression_id = g.id"
-    " JOIN gpu_health_run h ON h.run_id = rr.run_id AND h.node_run"
-    " JOIN run r ON r.id = rr.run_id"
-    " JOIN measurement m ON m.run_id = rr.run_id AND m.id = rr.measurement_id"
-    " LEFT JOIN LATERAL (SELECT e FROM jsonb_array_elements(CASE"
-    "   WHEN jsonb_typeof(r.environment->'gpu_links') = 'array' THEN r.environment->'gpu_links'"
-    "   ELSE '[]'::jsonb END) e"
-    "  WHERE m.params ? 'src' AND m.params ? 'dst'"
-    "   AND least(coalesce((e->>'src')::int, 0), coalesce((e->>'dst')::int, 0)) ="
-    "    least((m.params->>'src')::int, (m.params->>'dst')::int)"
-    "   AND greatest(coalesce((e->>'src')::int, 0), coalesce((e->>'dst')::int, 0)) ="
-    "    greatest((m.params->>'src')::int, (m.params->>'dst')::int)) x(l) ON true"
+const std::string kNodeFindingRuns =
+    std::string(
+        "SELECT g.id, g.case_canonical, g.family, rr.change, coalesce(rr.z, 0), "
+        "  coalesce((extract(epoch from h.started_at) * 1000000)::bigint, 0),"
+        "  coalesce((SELECT string_agg(DISTINCT v.u, ',') FROM jsonb_array_elements(CASE"
+        "    WHEN jsonb_typeof(r.environment->'gpu_links') = 'array' THEN "
+        "r.environment->'gpu_links'"
+        "    ELSE '[]'::jsonb END) e CROSS JOIN LATERAL (VALUES (e->>'src_uuid'), (e->>'dst_uuid'))"
+        "    v(u) WHERE coalesce(v.u, '') <> ''), ''),"
+        "  coalesce((m.params->>'src')::int, -1), coalesce((m.params->>'dst')::int, -1),"
+        "  coalesce(l->>'src_uuid', ''), coalesce(l->>'dst_uuid', ''), coalesce((l->>'src')::int, "
+        "0)"
+        " FROM regression g JOIN regression_run rr ON rr.regression_id = g.id"
+        " JOIN gpu_health_run h ON h.run_id = rr.run_id AND h.node_run"
+        " JOIN run r ON r.id = rr.run_id"
+        " JOIN measurement m ON m.run_id = rr.run_id AND m.id = rr.measurement_id") +
+    kPairLinkJoin +
     " WHERE g.kind = 'REGRESSION' AND g.state IN ('OPEN', 'ACKNOWLEDGED')"
     "  AND h.started_at >= 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'"
     "  AND coalesce((m.params->>'bytes')::bigint, 0) >= 1048576";

@@ -178,8 +178,8 @@ StatusOr<incidents::IncidentMembers> PgIncidentSweepTx::LoadMembers(int64_t inci
     g.set_state(RegressionStateFromName(row[2].as<std::string>()));
     g.set_updated_by(row[3].as<std::string>());
     g.set_device_uuid(row[4].as<std::string>());
-    g.mutable_case_()->set_canonical(row[5].as<std::string>());
-    g.mutable_case_()->set_family(row[6].as<std::string>());
+    // With its params: the classifier reads a node run's pair from them.
+    FillCaseKey(row[5].as<std::string>(), row[6].as<std::string>(), "", g.mutable_case_());
     g.set_change(row[7].as<double>());
     m.findings.push_back(std::move(g));
   }

@@ -102,19 +102,24 @@ const std::string& RegressionColumns() {
   return columns;
 }
 
-StatusOr<v1::Regression> RegressionFromRow(const pqxx::row& row) {
-  v1::Regression g;
-  g.set_id(row[0].as<int64_t>());
-  g.set_series_id(row[1].as<std::string>());
-  v1::CaseKey* key = g.mutable_case_();
-  key->set_canonical(row[2].as<std::string>());
-  key->set_family(row[3].as<std::string>());
-  key->set_variant(row[4].as<std::string>());
-  StatusOr<catalog::Point> point = catalog::ParseCanonical(key->canonical());
+void FillCaseKey(const std::string& canonical, const std::string& family,
+                 const std::string& variant, v1::CaseKey* key) {
+  key->set_canonical(canonical);
+  key->set_family(family);
+  key->set_variant(variant);
+  StatusOr<catalog::Point> point = catalog::ParseCanonical(canonical);
   if (point.ok()) {
     if (key->variant().empty()) key->set_variant(point->variant);
     key->mutable_params()->insert(point->params.begin(), point->params.end());
   }
+}
+
+StatusOr<v1::Regression> RegressionFromRow(const pqxx::row& row) {
+  v1::Regression g;
+  g.set_id(row[0].as<int64_t>());
+  g.set_series_id(row[1].as<std::string>());
+  FillCaseKey(row[2].as<std::string>(), row[3].as<std::string>(), row[4].as<std::string>(),
+              g.mutable_case_());
   g.set_gpu_model(row[5].as<std::string>());
   g.set_run_id(row[6].as<int64_t>());
   for (int64_t id : ParseBigintArray(row[7].as<std::string>())) g.add_baseline_run_ids(id);

@@ -24,8 +24,13 @@ v1::Blame BlameFromName(const std::string& name);
 // The select list RegressionFromRow reads, for the regression table aliased `g`.
 const std::string& RegressionColumns();
 
+// A finding's case key from its stored columns: params (and an empty variant) parsed from the
+// canonical key, left empty when it does not parse.
+void FillCaseKey(const std::string& canonical, const std::string& family,
+                 const std::string& variant, v1::CaseKey* key);
+
 // Decodes a row selected with RegressionColumns(). case.params are parsed from the canonical key
-// (left empty when it does not parse).
+// (FillCaseKey).
 StatusOr<v1::Regression> RegressionFromRow(const pqxx::row& row);
 
 }  // namespace warpwatch::server::detail

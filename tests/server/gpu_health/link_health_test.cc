@@ -76,6 +76,15 @@ class LinkHealthTest : public FleetHealthTest {
     ASSERT_EQ(AnalyzeAll(), 1);
   }
 
+  // Each of `gpus` HEALTHY with no interconnect evidence.
+  void ExpectHealthyLinks(std::initializer_list<int> gpus) {
+    for (int gpu : gpus) {
+      const v1::GpuHealth h = Health(gpu);
+      EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
+      EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
+    }
+  }
+
   static bool HasInterconnectEvidence(const v1::GpuHealth& h) {
     for (const v1::GpuSubsystemEvidence& e : h.evidence()) {
       if (e.subsystem() == v1::GPU_SUBSYSTEM_INTERCONNECT) return true;
@@ -186,11 +195,7 @@ TEST_F(LinkHealthTest, APairANodeRunFindsSlowerThanTheNodesOtherPairsDegradesIts
               std::string::npos)
         << h.fingerprint();
   }
-  for (int gpu : {0, 3, 4}) {
-    const v1::GpuHealth h = Health(gpu);
-    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
-    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
-  }
+  ExpectHealthyLinks({0, 3, 4});
   EXPECT_EQ(Sql("SELECT count(*) FROM gpu_health_pair_slow").at(0).at(0).as<int>(), 2);
 }
 
@@ -222,11 +227,7 @@ TEST_F(LinkHealthTest, APairSlowerThanItsHistoryAndItsNodesOtherPairsShowsBothOn
               std::string::npos)
         << h.fingerprint();
   }
-  for (int gpu : {0, 3, 4}) {
-    const v1::GpuHealth h = Health(gpu);
-    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
-    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
-  }
+  ExpectHealthyLinks({0, 3, 4});
 }
 
 // Every pair 15 % slower (an NVSwitch, not a link): the pairs agree with each other, so only their
@@ -297,11 +298,7 @@ TEST_F(LinkHealthTest, ANodesCollectiveSlowerThanItsOwnHistoryDegradesEveryGpuOf
               0u)
         << h.evidence(0).cases(0).case_key();
   }
-  for (int gpu : {4, 5, 6, 7}) {
-    const v1::GpuHealth h = Health(gpu);
-    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
-    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
-  }
+  ExpectHealthyLinks({4, 5, 6, 7});
   // The collective back at its baseline: two clean nights, whose node runs stand at no finding's
   // level, and the node's GPUs are HEALTHY again.
   for (int night = 0; night < 2; ++night) {
@@ -325,11 +322,7 @@ TEST_F(LinkHealthTest, ACollectiveFivePercentSlowerThanItsHistoryMarksNoGpu) {
   }
   ASSERT_GE(Count("kind = 'REGRESSION' AND family = 'interconnect.nccl' AND state = 'OPEN'"), 1)
       << "the detector did not open the collective's finding";
-  for (int gpu : {0, 1, 2, 3}) {
-    const v1::GpuHealth h = Health(gpu);
-    EXPECT_EQ(h.state(), v1::GPU_HEALTH_STATE_HEALTHY) << Gpu(gpu) << h.DebugString();
-    EXPECT_FALSE(HasInterconnectEvidence(h)) << Gpu(gpu) << h.DebugString();
-  }
+  ExpectHealthyLinks({0, 1, 2, 3});
 }
 
 // A node run is its node's, not one more run of the GPU it ran on: the GPU's own runs and its

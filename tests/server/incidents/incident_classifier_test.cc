@@ -108,15 +108,19 @@ TEST(IncidentClassifierTest, ANodeScopedFamilysFindingsNameTheNodeNotItsFirstGpu
   // One pair's copies, both directions: the pair is named; two pairs: the node.
   v.peers = 2;
   for (v1::Regression& f : v.findings) f.mutable_case_()->set_family("interconnect.peer_copy");
-  v.findings[0].mutable_case_()->set_canonical(
-      "interconnect.peer_copy/peer_access?bytes=67108864&dst=2&src=1");
-  v.findings[1].mutable_case_()->set_canonical(
-      "interconnect.peer_copy/peer_access?bytes=67108864&dst=1&src=2");
+  // The store fills a finding's params from its canonical key (regression_row.cc).
+  auto pair_case = [](v1::Regression& f, int src, int dst) {
+    f.mutable_case_()->set_canonical("interconnect.peer_copy/peer_access?bytes=67108864&dst=" +
+                                     std::to_string(dst) + "&src=" + std::to_string(src));
+    (*f.mutable_case_()->mutable_params())["src"] = src;
+    (*f.mutable_case_()->mutable_params())["dst"] = dst;
+  };
+  pair_case(v.findings[0], 1, 2);
+  pair_case(v.findings[1], 2, 1);
   EXPECT_EQ(Classify(v).cause,
             "the GPU1-GPU2 pair of the node of GPU GPU-3 (its node runs' interconnect.peer_copy) "
             "moved; 1 other node of its model did not (2 cases)");
-  v.findings[1].mutable_case_()->set_canonical(
-      "interconnect.peer_copy/peer_access?bytes=67108864&dst=3&src=2");
+  pair_case(v.findings[1], 2, 3);
   EXPECT_EQ(Classify(v).cause.rfind("the node of GPU GPU-3 (", 0), 0u) << Classify(v).cause;
   v.findings[1].mutable_case_()->set_family("memory.coalescing");
   EXPECT_EQ(Classify(v).cause, "GPU GPU-3 moved; 1 same-night peer of its model did not (2 cases)");
