@@ -121,15 +121,18 @@ Classification Classify(const IncidentView& incident) {
     c.cause = "GPU " + After(key, "environment:") + ": " + evidence + " (" + spread + ")";
     return c;
   }
-  if (key == kFleetCauseKey) {
+  if (IsFleetKey(key)) {
     std::set<std::string> families;
     for (const v1::Regression& f : incident.findings) families.insert(f.case_().family());
     std::string list;
     for (const std::string& family : families) list += (list.empty() ? "" : ", ") + family;
+    // A key written before the fleet incidents were split by subsystem names none.
+    const std::string on =
+        key == kFleetCauseKey ? "" : " on " + SubsystemCases(FleetSubsystem(key));
     c.cause_class = v1::CAUSE_CLASS_UNKNOWN;
     c.cause = std::to_string(devices.size()) + " of " +
               std::to_string(std::max(incident.peers, static_cast<int>(devices.size()))) +
-              " GPUs of the model moved the same way with nothing recorded differing (" +
+              " GPUs of the model moved the same way" + on + " with nothing recorded differing (" +
               Count(cases.size(), "case", "cases") + "; " + list + ")";
     c.ruled_out.push_back("one GPU: " + std::to_string(devices.size()) +
                           " same-window GPUs moved together");

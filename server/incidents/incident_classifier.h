@@ -36,8 +36,9 @@ struct Classification {
 //   but ONE_GPU when the same software ran on more than twice as many GPUs of the window as moved
 //   (most devices with the change did not move: the change is not what the movers share);
 // - "environment:<gpu>" -> ENVIRONMENT naming the GPU and its clock or throttling evidence;
-// - kFleetCauseKey -> UNKNOWN: how many GPUs of how many moved, the cases and their families, and
-//   the representative finding's ruled-out lines (software, attributes, clocks) plus one GPU;
+// - a fleet key (IsFleetKey) -> UNKNOWN: how many GPUs of how many moved, on which subsystem's
+//   cases (none named for a key of the bare prefix), the cases and their families, and the
+//   representative finding's ruled-out lines (software, attributes, clocks) plus one GPU;
 // - "gpu:<gpu>" -> ONE_GPU naming it when it has same-window peers and fewer than half of them
 //   moved the same way with nothing recorded differing (or it moved alone); else UNKNOWN, with
 //   what was ruled out (software, kernel attributes, clocks) and why one GPU was not. When every

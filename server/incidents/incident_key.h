@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "warpwatch/v1/gpu_health.pb.h"
 #include "warpwatch/v1/result.pb.h"
 
 namespace warpwatch::server::incidents {
@@ -36,13 +39,30 @@ struct IncidentKey {
   }
 };
 
-// The cause candidate of a fleet-wide move that nothing recorded explains: findings of "gpu:"
-// keys merge into it once enough GPUs of the model moved the same way in the window
-// (incident_sweep.h, docs/incidents.md "A fleet that moved with nothing recorded differing").
+// The cause candidate of a fleet-wide move that nothing recorded explains, one per subsystem the
+// move is in: "fleet:unrecorded:<subsystem>" (e.g. "fleet:unrecorded:hbm_bandwidth"). Findings of
+// "gpu:" keys merge into the fleet key of their incident's main subsystem once enough GPUs of the
+// model moved the same way on that subsystem's families in the window (incident_sweep.h,
+// docs/incidents.md "A fleet that moved with nothing recorded differing"). A key of the bare
+// prefix (written before the split: one per window, model and kind) is still a fleet key.
 inline constexpr const char* kFleetCauseKey = "fleet:unrecorded";
 
-// `key` with the fleet cause candidate: same window, model and kind.
-IncidentKey FleetKeyOf(const IncidentKey& key);
+// Whether `cause_key` is a fleet key (with a subsystem or the bare prefix).
+bool IsFleetKey(std::string_view cause_key);
+
+// `key` with the fleet cause candidate of `subsystem`: same window, model and kind.
+IncidentKey FleetKeyOf(const IncidentKey& key, v1::GpuSubsystem subsystem);
+
+// The subsystem of a fleet key; GPU_SUBSYSTEM_UNSPECIFIED for the bare prefix or another key.
+v1::GpuSubsystem FleetSubsystem(std::string_view cause_key);
+
+// "their HBM bandwidth cases", or "their cases of unmapped families" for UNSPECIFIED: how the
+// incident texts name a fleet move's subsystem.
+std::string SubsystemCases(v1::GpuSubsystem subsystem);
+
+// The subsystem (server/gpu_health/subsystem_map.h) that most of `findings` stress, by their
+// families; ties go to the lower enum value; GPU_SUBSYSTEM_UNSPECIFIED when none is mapped.
+v1::GpuSubsystem MainSubsystem(const std::vector<v1::Regression>& findings);
 
 // The key of a REGRESSION or IMPROVEMENT finding with its explanation set; nullopt for any other
 // kind (a fleet OUTLIER joins no incident).

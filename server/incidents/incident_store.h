@@ -48,6 +48,12 @@ struct IncidentDerived {
 
 // One sweep's reads and writes, inside one transaction. Valid only during IncidentStore::Sweep's
 // callback, on its thread. Errors: as IncidentStore.
+// A device and a family it has a standing finding of (IncidentSweepTx::WindowMoves).
+struct MovedFamily {
+  std::string device_uuid;
+  std::string family;
+};
+
 class IncidentSweepTx {
  public:
   virtual ~IncidentSweepTx() = default;
@@ -70,12 +76,13 @@ class IncidentSweepTx {
   virtual StatusOr<IncidentMembers> LoadMembers(int64_t incident_id) = 0;
   // Devices of `gpu_model` with a SUCCEEDED non-confirmation run in the window.
   virtual StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) = 0;
-  // Devices that moved the same way with nothing recorded differing: those with a "gpu:" incident
-  // of this window, model and kind holding a finding that stands (not NOISE, not dismissed by a
-  // person; read from the findings, so incidents opened in this sweep count) and the devices of
-  // the standing findings of its kFleetCauseKey incident (so findings merged or joined into it
-  // in this sweep count: a merge moves findings, not the set of GPUs that moved).
-  virtual StatusOr<int> CountMovers(const IncidentKey& key) = 0;
+  // What moved the same way with nothing recorded differing, as (device, family) pairs, each
+  // once: the standing findings (not NOISE, not dismissed by a person; read from the findings,
+  // so incidents opened in this sweep count) of this window's, model's and kind's "gpu:"
+  // incidents and of its fleet incidents (IsFleetKey: so findings merged or joined into them in
+  // this sweep count: a merge moves findings, not the set of GPUs that moved). The sweep counts
+  // the movers of a subsystem from them.
+  virtual StatusOr<std::vector<MovedFamily>> WindowMoves(const IncidentKey& key) = 0;
   // The environment (labels and device included) of each device's latest SUCCEEDED
   // non-confirmation run of `gpu_model` in the window: the devices CountPeers counts.
   virtual StatusOr<std::vector<v1::RunEnvironment>> WindowEnvironments(

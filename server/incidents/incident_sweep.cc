@@ -8,8 +8,10 @@
 #include <set>
 #include <utility>
 
+#include "server/gpu_health/subsystem_map.h"
 #include "server/incidents/explain/environment_diff.h"
 #include "server/incidents/incident_classifier.h"
+#include "server/incidents/incident_key.h"
 #include "server/incidents/incident_lifecycle.h"
 
 namespace warpwatch::server::incidents {
@@ -42,12 +44,14 @@ bool JoinsTheFleet(const IncidentMembers& members, int peers, int movers) {
          movers * 2 >= peers;
 }
 
-std::string MergeNote(const IncidentMembers& members, int peers, int movers) {
+std::string MergeNote(const IncidentMembers& members, int peers, int movers,
+                      v1::GpuSubsystem subsystem) {
   return "merged incident " + std::to_string(members.id) + " (GPU " +
          members.key.cause_key.substr(4) + ", " + std::to_string(members.findings.size()) +
          (members.findings.size() == 1 ? " finding" : " findings") +
          "): " + std::to_string(movers) + " of " + std::to_string(peers) +
-         " GPUs of the model moved the same way with nothing recorded differing";
+         " GPUs of the model moved the same way on " + SubsystemCases(subsystem) +
+         " with nothing recorded differing";
 }
 
 // Devices whose findings in `findings` stand (confirmed or suspected).
@@ -88,9 +92,10 @@ StatusOr<int> SameSoftware(IncidentSweepTx& tx, const IncidentMembers& members, 
   return same;
 }
 
-// Peers per window and model, movers per window, model and kind, each counted once a batch: the
-// merges of a batch move findings between incidents of one window but change neither count, so
-// every incident of the window reads the same figures, at one query per window, not per incident.
+// Peers per window and model, movers per window, model, kind and subsystem, each read once a
+// batch: the merges of a batch move findings between incidents of one window but change neither
+// count, so every incident of the window reads the same figures, at one query per window, not
+// per incident.
 class WindowCounts {
  public:
   explicit WindowCounts(IncidentSweepTx& tx) : tx_(tx) {}
@@ -101,17 +106,26 @@ class WindowCounts {
     ASSIGN_OR_RETURN(const int n, tx_.CountPeers(key.window_key, key.gpu_model));
     return peers_[group] = n;
   }
-  StatusOr<int> Movers(const IncidentKey& key) {
+  // The GPUs with a standing finding, of a "gpu:" or fleet incident of the key's window, model
+  // and kind, in a family of `subsystem`.
+  StatusOr<int> Movers(const IncidentKey& key, v1::GpuSubsystem subsystem) {
     const std::string group = key.window_key + "|" + key.gpu_model + "|" + key.kind;
-    if (auto it = movers_.find(group); it != movers_.end()) return it->second;
-    ASSIGN_OR_RETURN(const int n, tx_.CountMovers(key));
-    return movers_[group] = n;
+    auto it = moves_.find(group);
+    if (it == moves_.end()) {
+      ASSIGN_OR_RETURN(std::vector<MovedFamily> moves, tx_.WindowMoves(key));
+      it = moves_.emplace(group, std::move(moves)).first;
+    }
+    std::set<std::string> devices;
+    for (const MovedFamily& m : it->second) {
+      if (gpu_health::SubsystemOfFamily(m.family) == subsystem) devices.insert(m.device_uuid);
+    }
+    return static_cast<int>(devices.size());
   }
 
  private:
   IncidentSweepTx& tx_;
   std::map<std::string, int> peers_;
-  std::map<std::string, int> movers_;
+  std::map<std::string, std::vector<MovedFamily>> moves_;
 };
 
 Status RefreshIncident(IncidentSweepTx& tx, WindowCounts& counts, const IncidentMembers& members,
@@ -119,10 +133,10 @@ Status RefreshIncident(IncidentSweepTx& tx, WindowCounts& counts, const Incident
   const int64_t id = members.id;
   ASSIGN_OR_RETURN(const int peers, counts.Peers(members.key));
   int movers = 0;
-  if (members.key.cause_key == kFleetCauseKey) {
+  if (IsFleetKey(members.key.cause_key)) {
     movers = StandingDevices(members.findings);  // its own list may predate this sweep's joins
   } else if (members.key.cause_key.rfind("gpu:", 0) == 0) {
-    ASSIGN_OR_RETURN(movers, counts.Movers(members.key));
+    ASSIGN_OR_RETURN(movers, counts.Movers(members.key, MainSubsystem(members.findings)));
   }
   int same_software = -1;
   if (members.key.cause_key.rfind("software:", 0) == 0) {
@@ -155,8 +169,10 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
     // unless the finding is in an incident of its own already (swept again after its
     // confirmation: a person may have triaged that one).
     if (key->cause_key.rfind("gpu:", 0) == 0) {
-      ASSIGN_OR_RETURN(const int64_t fleet, tx.ActiveIncident(FleetKeyOf(*key)));
-      if (fleet != 0 && (u.incident_id == 0 || u.incident_id == fleet)) key = FleetKeyOf(*key);
+      const IncidentKey fleet_key =
+          FleetKeyOf(*key, gpu_health::SubsystemOfFamily(u.finding.case_().family()));
+      ASSIGN_OR_RETURN(const int64_t fleet, tx.ActiveIncident(fleet_key));
+      if (fleet != 0 && (u.incident_id == 0 || u.incident_id == fleet)) key = fleet_key;
     }
     ASSIGN_OR_RETURN(const int64_t incident, tx.JoinIncident(u.finding.id(), *key, u.origin));
     touched.insert(incident);
@@ -174,12 +190,13 @@ Status SweepBatch(IncidentSweepTx& tx, int batch, SweepSummary& summary, bool* f
   for (int64_t id : ids) {
     ASSIGN_OR_RETURN(IncidentMembers members, tx.LoadMembers(id));
     if (members.key.cause_key.rfind("gpu:", 0) == 0) {
+      const v1::GpuSubsystem subsystem = MainSubsystem(members.findings);
       ASSIGN_OR_RETURN(const int peers, counts.Peers(members.key));
-      ASSIGN_OR_RETURN(const int movers, counts.Movers(members.key));
+      ASSIGN_OR_RETURN(const int movers, counts.Movers(members.key, subsystem));
       if (JoinsTheFleet(members, peers, movers)) {
         ASSIGN_OR_RETURN(const int64_t fleet,
-                         tx.MergeIncident(id, FleetKeyOf(members.key), members.origin,
-                                          MergeNote(members, peers, movers)));
+                         tx.MergeIncident(id, FleetKeyOf(members.key, subsystem), members.origin,
+                                          MergeNote(members, peers, movers, subsystem)));
         fleets.insert(fleet);
         ++summary.merged;
         continue;

@@ -3,11 +3,13 @@
 // REGRESSION or IMPROVEMENT into its incident, then refresh every active incident (and those just
 // joined): counts, cause class and cause, and the detector's moves (FIXED when every level
 // returned, DISMISSED when nothing stands). Before the refresh, an OPEN "gpu:" incident no person
-// has triaged merges into its window's kFleetCauseKey incident once at least kFleetMinMovers GPUs
-// and half of the window's GPUs of the model moved the same way with nothing recorded differing
-// (one incident, one alert, for a change the store does not record); later findings of such GPUs
-// in that window join the fleet's incident directly. The server runs it after each analysed run
-// (server/runtime); it is idempotent and safe on several replicas (one sweeps at a time).
+// has triaged merges into its window's fleet incident of its main subsystem (incident_key.h:
+// FleetKeyOf, MainSubsystem) once at least kFleetMinMovers GPUs and half of the window's GPUs of
+// the model moved the same way on that subsystem's families with nothing recorded differing (one
+// incident, one alert, for a change the store does not record; two such changes on different
+// subsystems, two); later findings of such GPUs in that window join the fleet incident of their
+// family's subsystem directly. The server runs it after each analysed run (server/runtime); it is
+// idempotent and safe on several replicas (one sweeps at a time).
 #ifndef WARPWATCH_SERVER_INCIDENTS_INCIDENT_SWEEP_H_
 #define WARPWATCH_SERVER_INCIDENTS_INCIDENT_SWEEP_H_
 

@@ -250,23 +250,27 @@ StatusOr<std::vector<v1::RunEnvironment>> PgIncidentSweepTx::WindowEnvironments(
   return environments;
 }
 
-StatusOr<int> PgIncidentSweepTx::CountMovers(const incidents::IncidentKey& key) {
-  return tx_
-      .exec_params(
-          // The GPUs of the standing findings of the window's "gpu:" incidents (each holds its
-          // GPU's findings only) and of its fleet incident: from the findings, not the fleet
-          // incident's stored device list, which is refreshed after a sweep's merges and so lags
-          // the findings merged or joined in this one.
-          "SELECT count(DISTINCT g.device_uuid) FROM incident i"
-          " JOIN regression g ON g.incident_id = i.id"
-          " WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3"
-          "   AND (i.cause_key LIKE 'gpu:%' OR i.cause_key = $4)"
-          "   AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
-          "        OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5)))",
-          key.window_key, key.gpu_model, key.kind, std::string(incidents::kFleetCauseKey),
-          std::string(kDetector))
-      .at(0)[0]
-      .as<int>();
+StatusOr<std::vector<incidents::MovedFamily>> PgIncidentSweepTx::WindowMoves(
+    const incidents::IncidentKey& key) {
+  const pqxx::result r = tx_.exec_params(
+      // The standing findings of the window's "gpu:" incidents (each holds its GPU's findings
+      // only) and of its fleet incidents: from the findings, not the fleet incidents' stored
+      // device lists, which are refreshed after a sweep's merges and so lag the findings merged
+      // or joined in this one.
+      "SELECT DISTINCT g.device_uuid, g.family FROM incident i"
+      " JOIN regression g ON g.incident_id = i.id"
+      " WHERE i.window_key = $1 AND i.gpu_model = $2 AND i.kind = $3"
+      "   AND (i.cause_key LIKE 'gpu:%' OR i.cause_key = $4 OR i.cause_key LIKE $4 || ':%')"
+      "   AND (g.state IN ('OPEN', 'ACKNOWLEDGED', 'ACCEPTED', 'FIXED', 'SUSPECTED')"
+      "        OR (g.state = 'DISMISSED' AND coalesce(g.updated_by, '') IN ('', $5)))",
+      key.window_key, key.gpu_model, key.kind, std::string(incidents::kFleetCauseKey),
+      std::string(kDetector));
+  std::vector<incidents::MovedFamily> moves;
+  moves.reserve(r.size());
+  for (const pqxx::row& row : r) {
+    moves.push_back({row[0].as<std::string>(), row[1].as<std::string>()});
+  }
+  return moves;
 }
 
 StatusOr<int64_t> PgIncidentSweepTx::ActiveIncident(const incidents::IncidentKey& key) {

@@ -35,7 +35,8 @@ class PgIncidentSweepTx : public incidents::IncidentSweepTx {
   StatusOr<std::vector<int64_t>> IncidentsToRefresh(const std::vector<int64_t>& touched) override;
   StatusOr<incidents::IncidentMembers> LoadMembers(int64_t incident_id) override;
   StatusOr<int> CountPeers(const std::string& window_key, const std::string& gpu_model) override;
-  StatusOr<int> CountMovers(const incidents::IncidentKey& key) override;
+  StatusOr<std::vector<incidents::MovedFamily>> WindowMoves(
+      const incidents::IncidentKey& key) override;
   StatusOr<int64_t> ActiveIncident(const incidents::IncidentKey& key) override;
   StatusOr<std::vector<v1::RunEnvironment>> WindowEnvironments(
       const std::string& window_key, const std::string& gpu_model) override;

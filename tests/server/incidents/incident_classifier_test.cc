@@ -81,6 +81,12 @@ TEST(IncidentClassifierTest, AFleetKeyIsUnknownCountingTheGpusAndNamingTheFamili
   ASSERT_EQ(c.ruled_out.size(), 2u);
   EXPECT_EQ(c.ruled_out[0], "software: equal");
   EXPECT_EQ(c.ruled_out[1], "one GPU: 3 same-window GPUs moved together");
+  // A fleet key of one subsystem (incident_key.h) names it; the bare key above was stored before
+  // the split and names none.
+  v.cause_key = "fleet:unrecorded:hbm_bandwidth";
+  EXPECT_EQ(Classify(v).cause,
+            "3 of 8 GPUs of the model moved the same way on their HBM bandwidth cases with nothing "
+            "recorded differing (3 cases; memory.coalescing, transfer.host_device)");
 }
 
 // A node run's findings (interconnect.nccl: every GPU of the node at once, filed under its first

@@ -3,6 +3,9 @@
 // (docs/incidents.md "Grouping", "Cause classes").
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "tests/server/incidents/incident_test_fixture.h"
 
 namespace warpwatch::server::testing {
@@ -50,6 +53,31 @@ TEST_F(IncidentTest, OneGpuSlowedAloneIsOneIncidentOfThatGpu) {
   ASSERT_EQ(i.device_uuids_size(), 1);
   EXPECT_EQ(i.device_uuids(0), Gpu(3));
   EXPECT_EQ(i.cases(), kCases);
+}
+
+// A node run's peer copies, filed under the node's first GPU: when only one GPU pair's two
+// directions slow, the incident names that pair of that node, read from the findings' case
+// params as the store loads them (the sweep's FillCaseKey), not the node's first GPU.
+TEST_F(IncidentTest, OnePairOfANodeSlowedIsOneIncidentNamingThePair) {
+  constexpr int kNodes = 2, kPairs = 12;
+  GpuNight clean;
+  clean.case_of = &PairCase;
+  for (int n = 0; n < 6; ++n) {
+    for (int g = 0; g < kNodes; ++g) RunNight(g, kPairs, clean);
+  }
+  GpuNight slow = clean;
+  slow.case_scale = {{4, 1.3}, {7, 1.3}};  // GPU1->GPU2 and GPU2->GPU1
+  RunNight(0, kPairs, slow);
+  RunNight(1, kPairs, clean);
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 1u);
+  const v1::Incident& i = incidents[0];
+  EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_ONE_GPU);
+  EXPECT_EQ(i.cases(), 2);
+  EXPECT_NE(i.cause().find("the GPU1-GPU2 pair of the node of GPU GPU-0 (its node runs' "
+                           "interconnect.peer_copy) moved; 1 other node of its model did not"),
+            std::string::npos)
+      << i.cause();
 }
 
 // A new worker build on every GPU (labels.git_sha) and one GPU slower: its findings name the
@@ -108,8 +136,8 @@ TEST_F(IncidentTest, AFleetThatMovedWithNothingRecordedDifferingIsOneIncident) {
   ASSERT_EQ(incidents.size(), 1u);
   const v1::Incident& i = incidents[0];
   EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_UNKNOWN);
-  EXPECT_NE(i.cause().find("8 of 8 GPUs of the model moved the same way with nothing recorded "
-                           "differing (6 cases; memory.coalescing)"),
+  EXPECT_NE(i.cause().find("8 of 8 GPUs of the model moved the same way on their HBM bandwidth "
+                           "cases with nothing recorded differing (6 cases; memory.coalescing)"),
             std::string::npos)
       << i.cause();
   EXPECT_EQ(i.device_uuids_size(), kGpus);
@@ -138,6 +166,73 @@ TEST_F(IncidentTest, AFleetThatMovedWithNothingRecordedDifferingIsOneIncident) {
       0);
   EXPECT_EQ(Sweep().merged, 0);  // idempotent
   EXPECT_EQ(Incidents().size(), 1u);
+}
+
+// Six nights of 8 GPUs measuring 12 cases of two subsystems' families (IncidentTest::MixedCase).
+class FleetSubsystemTest : public IncidentTest {
+ protected:
+  void SetUp() override {
+    IncidentTest::SetUp();
+    if (HasFatalFailure()) return;
+    clean_.case_of = &MixedCase;
+    for (int n = 0; n < 6; ++n) {
+      for (int g = 0; g < kGpus; ++g) RunNight(g, kCases, clean_);
+    }
+  }
+  // A night with cases [first, last) x 1.06.
+  GpuNight Slower(int first, int last) const {
+    GpuNight night = clean_;
+    for (int c = first; c < last; ++c) night.case_scale[c] = 1.06;
+    return night;
+  }
+  static constexpr int kCases = 12;  // 0-5 memory.coalescing (HBM), 6-11 instr.arithmetic (SM)
+  GpuNight clean_;
+};
+
+// Two changes the store does not record, each on half of the fleet and on other families' cases
+// (GPUs 0-3 slower on HBM-bound copies, 4-7 on FMA throughput): two fleet incidents, one per
+// subsystem, not one of eight GPUs.
+TEST_F(FleetSubsystemTest, FleetMovesOnTwoSubsystemsAreTwoIncidents) {
+  for (int g = 0; g < kGpus; ++g) RunNight(g, kCases, g < 4 ? Slower(0, 6) : Slower(6, 12));
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 2u);
+  std::set<std::string> causes;
+  for (const v1::Incident& i : incidents) {
+    EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_UNKNOWN) << i.cause();
+    EXPECT_EQ(i.device_uuids_size(), 4) << i.cause();
+    EXPECT_EQ(i.cases(), 6) << i.cause();
+    causes.insert(i.cause().substr(0, i.cause().find(" with nothing")));
+  }
+  EXPECT_EQ(causes,
+            (std::set<std::string>{
+                "4 of 8 GPUs of the model moved the same way on their HBM bandwidth cases",
+                "4 of 8 GPUs of the model moved the same way on their SM arithmetic cases"}));
+}
+
+// Half the fleet slower on FMA throughput (one fleet incident) and GPU 4 alone slower on its
+// HBM-bound copies: GPU 4 stays its own incident, ONE_GPU, its subsystem's movers being one (it
+// joined the fleet's before the fleet incidents were split by subsystem).
+TEST_F(FleetSubsystemTest, AGpuAloneOnAnotherSubsystemThanTheFleetsMoveIsItsOwn) {
+  for (int g = 0; g < kGpus; ++g) {
+    RunNight(g, kCases, g < 4 ? Slower(6, 12) : g == 4 ? Slower(0, 6) : clean_);
+  }
+  const std::vector<v1::Incident> incidents = Incidents();
+  ASSERT_EQ(incidents.size(), 2u);
+  int fleet = 0, alone = 0;
+  for (const v1::Incident& i : incidents) {
+    if (i.cause().rfind("4 of 8 GPUs of the model moved the same way on their SM arithmetic", 0) ==
+        0) {
+      ++fleet;
+      EXPECT_EQ(i.device_uuids_size(), 4);
+    }
+    if (i.cause().rfind("GPU GPU-4 moved; 7 same-night peers of its model did not", 0) == 0) {
+      ++alone;
+      EXPECT_EQ(i.cause_class(), v1::CAUSE_CLASS_ONE_GPU);
+      EXPECT_EQ(i.cases(), 6);
+    }
+  }
+  EXPECT_EQ(fleet, 1) << incidents[0].cause() << " | " << incidents[1].cause();
+  EXPECT_EQ(alone, 1) << incidents[0].cause() << " | " << incidents[1].cause();
 }
 
 // A person's decision on a GPU's incident stands: it is not merged into the fleet's.

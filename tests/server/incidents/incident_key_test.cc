@@ -74,5 +74,47 @@ TEST(IncidentKeyTest, ASoftwareChangeGoesAheadOfConditions) {
             "software:driver_version 580 -> 590");
 }
 
+// Fleet keys carry the subsystem of the move; the bare prefix of keys stored before the split is
+// still a fleet key, of no subsystem.
+TEST(IncidentKeyTest, AFleetKeyNamesItsSubsystemAndReadsBack) {
+  IncidentKey key;
+  key.window_key = "night:2026-11-27";
+  key.cause_key = "gpu:GPU-1";
+  const IncidentKey fleet = FleetKeyOf(key, v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_EQ(fleet.cause_key, "fleet:unrecorded:hbm_bandwidth");
+  EXPECT_EQ(fleet.window_key, key.window_key);
+  EXPECT_TRUE(IsFleetKey(fleet.cause_key));
+  EXPECT_EQ(FleetSubsystem(fleet.cause_key), v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_EQ(FleetSubsystem(FleetKeyOf(key, v1::GPU_SUBSYSTEM_LAUNCH_LATENCY).cause_key),
+            v1::GPU_SUBSYSTEM_LAUNCH_LATENCY);
+  EXPECT_TRUE(IsFleetKey(kFleetCauseKey));
+  EXPECT_EQ(FleetSubsystem(kFleetCauseKey), v1::GPU_SUBSYSTEM_UNSPECIFIED);
+  EXPECT_FALSE(IsFleetKey("fleet:unrecordedx"));
+  EXPECT_FALSE(IsFleetKey("gpu:GPU-1"));
+  EXPECT_EQ(FleetSubsystem("fleet:unrecorded:no_such_part"), v1::GPU_SUBSYSTEM_UNSPECIFIED);
+}
+
+v1::Regression OfFamily(const std::string& family) {
+  v1::Regression f;
+  f.mutable_case_()->set_family(family);
+  return f;
+}
+
+TEST(IncidentKeyTest, TheMainSubsystemIsTheOneMostFindingsStress) {
+  EXPECT_EQ(MainSubsystem({OfFamily("instr.arithmetic"), OfFamily("memory.coalescing"),
+                           OfFamily("memory.coalescing")}),
+            v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_EQ(MainSubsystem({OfFamily("instr.arithmetic"), OfFamily("dynamic_parallelism"),
+                           OfFamily("dynamic_parallelism")}),
+            v1::GPU_SUBSYSTEM_LAUNCH_LATENCY);
+  // A tie goes to the lower enum value (HBM bandwidth 1, SM arithmetic 3); unmapped families
+  // count for none.
+  EXPECT_EQ(MainSubsystem({OfFamily("instr.arithmetic"), OfFamily("memory.coalescing"),
+                           OfFamily("no.such_family"), OfFamily("no.such_family")}),
+            v1::GPU_SUBSYSTEM_HBM_BANDWIDTH);
+  EXPECT_EQ(MainSubsystem({OfFamily("no.such_family")}), v1::GPU_SUBSYSTEM_UNSPECIFIED);
+  EXPECT_EQ(SubsystemCases(v1::GPU_SUBSYSTEM_HBM_BANDWIDTH), "their HBM bandwidth cases");
+}
+
 }  // namespace
 }  // namespace warpwatch::server::incidents

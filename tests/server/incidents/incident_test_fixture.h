@@ -5,6 +5,7 @@
 #ifndef WARPWATCH_TESTS_SERVER_INCIDENTS_INCIDENT_TEST_FIXTURE_H_
 #define WARPWATCH_TESTS_SERVER_INCIDENTS_INCIDENT_TEST_FIXTURE_H_
 
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -28,6 +29,8 @@ struct GpuNight {
   double clock_mhz = 1980;  // the SM clock of every point
   std::string driver = kOldDriver;
   std::string labels = "{}";  // the run's labels (jsonb), e.g. a worker's test_contention_* ones
+  Point (*case_of)(int) = nullptr;   // case i of the run; nullptr: IncidentTest::Case
+  std::map<int, double> case_scale;  // case i's median x this as well
 };
 
 class IncidentTest : public AnalysisTest {
@@ -55,14 +58,40 @@ class IncidentTest : public AnalysisTest {
     return p;
   }
 
+  // Case i of a run of two subsystems' families: i < 6 Case(i) (HBM bandwidth), else
+  // instr.arithmetic/fp32_fma at n = 1024 (i - 5) (SM arithmetic), about 0.2 ms.
+  static Point MixedCase(int i) {
+    if (i < 6) return Case(i);
+    Point p;
+    p.family = "instr.arithmetic";
+    p.variant = "fp32_fma";
+    p.params = {{"block_size", 256}, {"n", 1024 * (i - 5)}};
+    p.median = 2e-4 * (1 + 0.01 * i);
+    return p;
+  }
+
+  // Case i of a node run's peer copies: interconnect.peer_copy/peer_access of 64 MiB over the
+  // i-th ordered pair of a 4-GPU node (source-major: 0->1, 0->2, 0->3, 1->0, ...; 12 pairs).
+  static Point PairCase(int i) {
+    const int src = (i / 3) % 4, k = i % 3, dst = k >= src ? k + 1 : k;
+    Point p;
+    p.family = "interconnect.peer_copy";
+    p.variant = "peer_access";
+    p.params = {{"bytes", int64_t{64} << 20}, {"dst", dst}, {"src", src}};
+    p.median = 1.8e-4 * (1 + 0.002 * i);
+    return p;
+  }
+
   // One run of `cases` cases on `gpu` as `night` says (uploaded: opened without confirmation),
   // with its environment as a worker reports it; analysed, then swept. Returns the run id.
   int64_t RunNight(int gpu, int cases, const GpuNight& night) {
     std::normal_distribution<double> noise(0, 0.002);
     std::vector<Point> points;
     for (int i = 0; i < cases; ++i) {
-      Point p = Case(i);
-      p.median *= night.scale * (1 + noise(rng_));
+      Point p = night.case_of != nullptr ? night.case_of(i) : Case(i);
+      const auto extra = night.case_scale.find(i);
+      p.median *=
+          night.scale * (extra == night.case_scale.end() ? 1 : extra->second) * (1 + noise(rng_));
       p.clock_mhz = night.clock_mhz;
       points.push_back(p);
     }
