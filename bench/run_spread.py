@@ -40,7 +40,13 @@ def main():
     ap.add_argument("--group-re", help="regex on the file name whose group 1 names the group")
     ap.add_argument("--threshold", type=float, default=1.0, help="list points above this %%")
     ap.add_argument("--points", action="store_true", help="print every point's spreads")
+    ap.add_argument("--case-re", help="only the points whose case.canonical matches (re.search)")
+    ap.add_argument("--exclude-re", help="leave out the points whose case.canonical matches")
     a = ap.parse_args()
+
+    def kept(canonical):
+        return ((not a.case_re or re.search(a.case_re, canonical)) and
+                (not a.exclude_re or not re.search(a.exclude_re, canonical)))
 
     groups = collections.OrderedDict()  # group -> list of {canonical: median}
     problems = []
@@ -60,7 +66,7 @@ def main():
             g = run["environment"]["device"]["uuid"]
         groups.setdefault(g, []).append(
             {m["case"]["canonical"]: m["stats"]["median"] for m in ms
-             if m.get("status") == "POINT_STATUS_OK"})
+             if m.get("status") == "POINT_STATUS_OK" and kept(m["case"]["canonical"])})
     for p in problems:
         print("NOT OK/verified: %s %s %s %s" % p)
 
