@@ -112,6 +112,33 @@ TEST(ExplainerTest, ABaselineWithoutCountersGivesANoteAndNoCounterDiff) {
   }
 }
 
+// An uploaded run gets no counter job: its note says what to upload instead, for the side that
+// is short (a worker's run, whose jobs the analysis queues itself, gets no such line).
+TEST(ExplainerTest, AnUploadedRunsFindingWithoutCountersSaysWhatToUpload) {
+  FindingEvidence e = Slowdown(0.05, 0.05);
+  e.run.set_uploaded_by("alice");
+  (*e.measurement->mutable_counters())[kDramPct] = 71;
+  v1::Explanation x = Explain(e);
+  EXPECT_EQ(x.counters_size(), 0);
+  EXPECT_EQ(x.counters_note(),
+            "the baseline runs have no counters (nightly runs skip the counter pass): no counter "
+            "diff; an uploaded run queues no counter job: upload a run of this GPU made with "
+            "`warpwatch-worker run --counters`, into the same history, started before the "
+            "finding's run (after the previous level change)");
+  e.measurement->clear_counters();
+  x = Explain(e);  // neither side
+  EXPECT_NE(x.counters_note().find("started before the finding's run and one started after it"),
+            std::string::npos)
+      << x.counters_note();
+  for (v1::Measurement& m : e.baseline_measurements) (*m.mutable_counters())[kDramPct] = 80;
+  x = Explain(e);
+  EXPECT_NE(x.counters_note().find("started at or after the finding's run"), std::string::npos)
+      << x.counters_note();
+  e.run.clear_uploaded_by();
+  x = Explain(e);
+  EXPECT_EQ(x.counters_note().find("uploaded"), std::string::npos) << x.counters_note();
+}
+
 TEST(ExplainerTest, CountersOnBothSidesBecomeEvidence) {
   FindingEvidence e = Slowdown(0.06, 0.06);
   e.run = RunWith(10, "590.12");
