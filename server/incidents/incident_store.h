@@ -46,14 +46,14 @@ struct IncidentDerived {
   double min_change = 0, median_change = 0, max_change = 0;
 };
 
-// One sweep's reads and writes, inside one transaction. Valid only during IncidentStore::Sweep's
-// callback, on its thread. Errors: as IncidentStore.
 // A device and a family it has a standing finding of (IncidentSweepTx::WindowMoves).
 struct MovedFamily {
   std::string device_uuid;
   std::string family;
 };
 
+// One sweep's reads and writes, inside one transaction. Valid only during IncidentStore::Sweep's
+// callback, on its thread. Errors: as IncidentStore.
 class IncidentSweepTx {
  public:
   virtual ~IncidentSweepTx() = default;

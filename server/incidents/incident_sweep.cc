@@ -110,22 +110,25 @@ class WindowCounts {
   // and kind, in a family of `subsystem`.
   StatusOr<int> Movers(const IncidentKey& key, v1::GpuSubsystem subsystem) {
     const std::string group = key.window_key + "|" + key.gpu_model + "|" + key.kind;
-    auto it = moves_.find(group);
-    if (it == moves_.end()) {
+    auto it = movers_.find(group);
+    if (it == movers_.end()) {
       ASSIGN_OR_RETURN(std::vector<MovedFamily> moves, tx_.WindowMoves(key));
-      it = moves_.emplace(group, std::move(moves)).first;
+      std::map<v1::GpuSubsystem, std::set<std::string>> devices;
+      for (const MovedFamily& m : moves) {
+        devices[gpu_health::SubsystemOfFamily(m.family)].insert(m.device_uuid);
+      }
+      std::map<v1::GpuSubsystem, int> counts;
+      for (const auto& [s, uuids] : devices) counts[s] = static_cast<int>(uuids.size());
+      it = movers_.emplace(group, std::move(counts)).first;
     }
-    std::set<std::string> devices;
-    for (const MovedFamily& m : it->second) {
-      if (gpu_health::SubsystemOfFamily(m.family) == subsystem) devices.insert(m.device_uuid);
-    }
-    return static_cast<int>(devices.size());
+    const auto n = it->second.find(subsystem);
+    return n == it->second.end() ? 0 : n->second;
   }
 
  private:
   IncidentSweepTx& tx_;
   std::map<std::string, int> peers_;
-  std::map<std::string, std::vector<MovedFamily>> moves_;
+  std::map<std::string, std::map<v1::GpuSubsystem, int>> movers_;  // per subsystem
 };
 
 Status RefreshIncident(IncidentSweepTx& tx, WindowCounts& counts, const IncidentMembers& members,

@@ -46,18 +46,16 @@ CounterDiff DiffCountersOf(const FindingEvidence& evidence, const std::vector<v1
   return diff;
 }
 
-// For a finding of an uploaded run with a side short of counters: the analysis queues counter
-// jobs only for its workers' runs (docs/incidents.md "Counters where they explain"), so what the
-// uploader can send instead, as SelectCounterRuns (server/store/detail/counter_evidence.h) reads
-// it. "" otherwise.
-std::string UploadedCounterHint(const v1::Run& run, const CounterDiff& diff, bool new_side) {
-  if (run.uploaded_by().empty()) return "";
-  const bool base = diff.note.rfind("the baseline runs have no counters", 0) == 0;
-  const bool now = !new_side || diff.note.rfind("the new run has no counters", 0) == 0;
-  if (!base && !now) return "";
-  const std::string when = base && now ? "before the finding's run and one started after it"
-                           : base ? "before the finding's run (after the previous level change)"
-                                  : "at or after the finding's run";
+// For a finding of an uploaded run with a side short of counters (`base_side`, `new_side`: whether
+// each has any, timed or from a counter run): the analysis queues counter jobs only for its
+// workers' runs (docs/incidents.md "Counters where they explain"), so what the uploader can send
+// instead, as SelectCounterRuns (server/store/detail/counter_evidence.h) reads it. "" otherwise.
+std::string UploadedCounterHint(const v1::Run& run, bool base_side, bool new_side) {
+  if (run.uploaded_by().empty() || (base_side && new_side)) return "";
+  const std::string when =
+      !base_side && !new_side ? "before the finding's run and one started after it"
+      : !base_side            ? "before the finding's run (after the previous level change)"
+                              : "at or after the finding's run";
   return "; an uploaded run queues no counter job: upload a run of this GPU made with "
          "`warpwatch-worker run --counters`, into the same history, started " +
          when;
@@ -94,8 +92,9 @@ v1::Explanation Explain(const FindingEvidence& evidence) {
     *e.mutable_time() = SplitTime(timing, base, now);
     CounterDiff counters = DiffCountersOf(evidence, base, now, &e);
     for (v1::CounterDifference& d : counters.counters) *e.add_counters() = std::move(d);
+    const bool base_side = AnyCounters(base) || evidence.baseline_counters.has_value();
     const bool new_side = !now.counters().empty() || evidence.new_counters.has_value();
-    e.set_counters_note(counters.note + UploadedCounterHint(evidence.run, counters, new_side));
+    e.set_counters_note(counters.note + UploadedCounterHint(evidence.run, base_side, new_side));
   }
   RankCauses(&e);
   return e;
